@@ -12,5 +12,8 @@
 #include "ndcuda/status.h"
 #include "ndcuda/dtype.h"
 #include "ndcuda/shape.h"
+#include "ndcuda/stream.h"
+#include "ndcuda/memory.h"
+#include "ndcuda/array.h"
 
 #endif /* NDCUDA_H */

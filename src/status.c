@@ -44,9 +44,10 @@ nd_status nd__error(nd_status status, const char *fmt, ...) {
 }
 
 nd_status nd__error_context(nd_status status, const char *prefix) {
-  char tmp[ND__ERRBUF];
+  char tmp[ND__ERRBUF + 256];
   snprintf(tmp, sizeof tmp, "%s: %s", prefix, nd__errbuf);
-  memcpy(nd__errbuf, tmp, sizeof tmp);
+  memcpy(nd__errbuf, tmp, sizeof nd__errbuf);
+  nd__errbuf[ND__ERRBUF - 1] = 0;
   return status;
 }
 

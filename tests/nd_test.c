@@ -1,4 +1,5 @@
 /* Shared runner and GPU fixture for the Check suites (see nd_test.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "tests/nd_test.h"
 
 #include <stdio.h>

@@ -41,13 +41,13 @@ typedef enum nd_dtype {
 #define ND_NUM_DTYPES 14
 
 /* NumPy's kind characters. */
-typedef enum nd_dtype_kind {
+enum nd_dtype_kind {
   ND_KIND_BOOL = 'b',
   ND_KIND_INT = 'i',
   ND_KIND_UINT = 'u',
   ND_KIND_FLOAT = 'f',
   ND_KIND_COMPLEX = 'c'
-} nd_dtype_kind;
+};
 
 /* NumPy's casting rules, from strictest to loosest. */
 typedef enum nd_casting {

@@ -1,0 +1,314 @@
+/* The copy family: strided copy with dtype conversion, fill, triangle masks, sequences.
+ *
+ * Paths of nd_k_copy, chosen on the collapsed loop:
+ * - same dtype, both sides contiguous: cudaMemcpyAsync (the copy engine's path, the
+ *   reference for "copy bandwidth");
+ * - same dtype, the last two dimensions transposed between the sides: a 32x32 shared-memory
+ *   tile per block, so both the reads and the writes are coalesced (one row padded by one
+ *   element to keep the column reads free of bank conflicts);
+ * - same dtype otherwise: one thread per element, moved as an integer of the item size;
+ * - different dtypes, both contiguous: a typed kernel for the common float conversions,
+ *   else the tagged-value path of convert.cuh;
+ * - different dtypes, strided: the tagged-value path.
+ * Launch geometry: grid-stride loops of 256 threads (launch.cuh); tiles of 32x8 threads. */
+#include <cuda_fp16.h>
+
+#include "kernels/convert.cuh"
+#include "kernels/copy.h"
+#include "kernels/launch.cuh"
+
+namespace {
+
+template <int N>
+struct nd_bytes {
+  typedef unsigned char type;
+};
+template <>
+struct nd_bytes<2> {
+  typedef uint16_t type;
+};
+template <>
+struct nd_bytes<4> {
+  typedef uint32_t type;
+};
+template <>
+struct nd_bytes<8> {
+  typedef uint64_t type;
+};
+template <>
+struct nd_bytes<16> {
+  typedef uint4 type;
+};
+
+const int nd_itemsize_of[14] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
+
+template <int N>
+__global__ void k_copy_same(nd_kloop L, nd_koperand d, nd_koperand s) {
+  typedef typename nd_bytes<N>::type T;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < L.count;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    int64_t od, os;
+    nd_k_offsets2(i, L, d.strides, s.strides, od, os);
+    *(T *)(d.data + od) = *(const T *)(s.data + os);
+  }
+}
+
+/* The last two loop dimensions (R, C): dst moves by item along C, src by item along R. */
+template <int N>
+__global__ void k_transpose(nd_kloop L, nd_koperand d, nd_koperand s, int64_t batches) {
+  typedef typename nd_bytes<N>::type T;
+  __shared__ T tile[32][33];
+  const int nd = L.ndim;
+  const int64_t R = L.shape[nd - 2], C = L.shape[nd - 1];
+  const int64_t r0 = (int64_t)blockIdx.y * 32, c0 = (int64_t)blockIdx.x * 32;
+  for (int64_t b = blockIdx.z; b < batches; b += gridDim.z) {
+    int64_t od = 0, os = 0, rem = b;
+    for (int k = nd - 3; k >= 0; --k) {
+      int64_t n = L.shape[k], q = rem / n, r = rem - q * n;
+      od += r * d.strides[k];
+      os += r * s.strides[k];
+      rem = q;
+    }
+    const char *sp = s.data + os;
+    char *dp = d.data + od;
+    for (int j = threadIdx.y; j < 32; j += 8) {
+      int64_t r = r0 + threadIdx.x, c = c0 + j;
+      if (r < R && c < C) tile[threadIdx.x][j] = *(const T *)(sp + r * s.strides[nd - 2] + c * s.strides[nd - 1]);
+    }
+    __syncthreads();
+    for (int j = threadIdx.y; j < 32; j += 8) {
+      int64_t r = r0 + j, c = c0 + threadIdx.x;
+      if (r < R && c < C) *(T *)(dp + r * d.strides[nd - 2] + c * d.strides[nd - 1]) = tile[j][threadIdx.x];
+    }
+    __syncthreads();
+  }
+}
+
+__global__ void k_convert_strided(nd_kloop L, nd_koperand d, nd_koperand s) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < L.count;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    int64_t od, os;
+    nd_k_offsets2(i, L, d.strides, s.strides, od, os);
+    nd_store(d.dtype, d.data + od, nd_load(s.dtype, s.data + os));
+  }
+}
+
+__global__ void k_convert_contig(int64_t n, char *dst, int ddt, int dsz, const char *src, int sdt,
+                                 int ssz) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    nd_store(ddt, dst + i * dsz, nd_load(sdt, src + i * ssz));
+}
+
+template <typename S, typename D>
+__device__ __forceinline__ D nd_cvt(S x) {
+  return (D)x;
+}
+template <>
+__device__ __forceinline__ __half nd_cvt<float, __half>(float x) {
+  return __float2half_rn(x);
+}
+template <>
+__device__ __forceinline__ float nd_cvt<__half, float>(__half x) {
+  return __half2float(x);
+}
+
+/* Four elements per thread per step: independent loads in flight hide memory latency. */
+template <typename S, typename D>
+__global__ void k_convert_typed(int64_t n, D *__restrict__ dst, const S *__restrict__ src) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < n; i += 4 * stride) {
+    S a = src[i], b = src[i + stride], c = src[i + 2 * stride], e = src[i + 3 * stride];
+    dst[i] = nd_cvt<S, D>(a);
+    dst[i + stride] = nd_cvt<S, D>(b);
+    dst[i + 2 * stride] = nd_cvt<S, D>(c);
+    dst[i + 3 * stride] = nd_cvt<S, D>(e);
+  }
+  for (; i < n; i += stride) dst[i] = nd_cvt<S, D>(src[i]);
+}
+
+template <int N>
+__global__ void k_fill(nd_kloop L, nd_koperand d, nd_kscalar v) {
+  typedef typename nd_bytes<N>::type T;
+  T x;
+  memcpy(&x, v.bytes, N);
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < L.count;
+       i += (int64_t)gridDim.x * blockDim.x)
+    *(T *)(d.data + nd_k_offset1(i, L, d.strides)) = x;
+}
+
+template <int N>
+__global__ void k_tri_mask(nd_kloop L, nd_koperand d, int lower, int64_t k) {
+  typedef typename nd_bytes<N>::type T;
+  T zero;
+  memset(&zero, 0, sizeof zero);
+  const int64_t C = L.shape[L.ndim - 1], R = L.shape[L.ndim - 2];
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < L.count;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    int64_t col = i % C, row = (i / C) % R;
+    bool kill = lower ? (col - row > k) : (col - row < k);
+    if (kill) *(T *)(d.data + nd_k_offset1(i, L, d.strides)) = zero;
+  }
+}
+
+__global__ void k_sequence(char *dst, int dt, int sz, int64_t n, double start, double step,
+                           int floor_int, int set_last, double last) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    nd_kval v;
+    v.kind = ND_K_FLOAT;
+    v.i = 0;
+    v.u = 0;
+    v.im = 0;
+    v.re = (set_last && i == n - 1) ? last : start + (double)i * step;
+    if (floor_int) v.re = floor(v.re);
+    nd_store(dt, dst + i * sz, v);
+  }
+}
+
+__global__ void k_sequence_int(char *dst, int dt, int sz, int64_t n, int64_t start, int64_t step) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    nd_kval v;
+    v.kind = ND_K_SINT;
+    v.i = (int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)step);
+    v.u = 0;
+    v.re = 0;
+    v.im = 0;
+    nd_store(dt, dst + i * sz, v);
+  }
+}
+
+bool nd_is_contig(const nd_kloop *L, const nd_koperand *o, int itemsize) {
+  return L->ndim <= 1 && (L->ndim == 0 || o->strides[0] == itemsize);
+}
+
+template <typename S, typename D>
+nd_status nd_launch_typed(int64_t n, char *d, const char *s, cudaStream_t st) {
+  k_convert_typed<S, D><<<nd_k_blocks(n, ND_K_THREADS), ND_K_THREADS, 0, st>>>(n, (D *)d, (const S *)s);
+  return ND_K_LAUNCHED();
+}
+
+/* Typed contiguous conversions for the pairs that dominate real use; every other pair takes
+ * the tagged path. Returns 0 when the pair has no typed kernel. */
+int nd_try_typed(int sdt, int ddt, int64_t n, char *d, const char *s, cudaStream_t st,
+                 nd_status *out) {
+#define ND__PAIR(a, b, S, D) \
+  if (sdt == a && ddt == b) { \
+    *out = nd_launch_typed<S, D>(n, d, s, st); \
+    return 1; \
+  }
+  ND__PAIR(10, 11, float, double)
+  ND__PAIR(11, 10, double, float)
+  ND__PAIR(10, 9, float, __half)
+  ND__PAIR(9, 10, __half, float)
+  ND__PAIR(3, 10, int32_t, float)
+  ND__PAIR(4, 11, int64_t, double)
+  ND__PAIR(3, 11, int32_t, double)
+#undef ND__PAIR
+  return 0;
+}
+
+
+}  // namespace
+
+extern "C" nd_status nd_k_copy(const nd_kloop *L, const nd_koperand *d, const nd_koperand *s,
+                               void *stream) {
+  cudaStream_t st = (cudaStream_t)stream;
+  if (L->count == 0) return ND_OK;
+  const int dsz = nd_itemsize_of[d->dtype], ssz = nd_itemsize_of[s->dtype];
+  const bool dc = nd_is_contig(L, d, dsz), sc = nd_is_contig(L, s, ssz);
+  if (d->dtype == s->dtype) {
+    if (dc && sc)
+      return ND_CUDA(cudaMemcpyAsync(d->data, s->data, (size_t)(L->count * dsz),
+                                     cudaMemcpyDeviceToDevice, st));
+    const int nd = L->ndim;
+    if (nd >= 2 && d->strides[nd - 1] == dsz && s->strides[nd - 2] == dsz &&
+        s->strides[nd - 1] != dsz && L->shape[nd - 2] >= 8 && L->shape[nd - 1] >= 8 &&
+        (L->shape[nd - 2] + 31) / 32 <= 65535 && (dsz == 4 || dsz == 8 || dsz == 2 || dsz == 1 || dsz == 16)) {
+      int64_t batches = L->count / (L->shape[nd - 2] * L->shape[nd - 1]);
+      dim3 grid((unsigned)((L->shape[nd - 1] + 31) / 32), (unsigned)((L->shape[nd - 2] + 31) / 32),
+                (unsigned)(batches < 65535 ? batches : 65535));
+      dim3 block(32, 8);
+      switch (dsz) {
+        case 1: k_transpose<1><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 2: k_transpose<2><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 4: k_transpose<4><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 8: k_transpose<8><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        default: k_transpose<16><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+      }
+      return ND_K_LAUNCHED();
+    }
+    unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
+    switch (dsz) {
+      case 1: k_copy_same<1><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s); break;
+      case 2: k_copy_same<2><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s); break;
+      case 4: k_copy_same<4><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s); break;
+      case 8: k_copy_same<8><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s); break;
+      default: k_copy_same<16><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s); break;
+    }
+    return ND_K_LAUNCHED();
+  }
+  if (dc && sc) {
+    nd_status out;
+    if (nd_try_typed(s->dtype, d->dtype, L->count, d->data, s->data, st, &out)) return out;
+    k_convert_contig<<<nd_k_blocks(L->count, ND_K_THREADS), ND_K_THREADS, 0, st>>>(
+        L->count, d->data, d->dtype, dsz, s->data, s->dtype, ssz);
+    return ND_K_LAUNCHED();
+  }
+  k_convert_strided<<<nd_k_blocks(L->count, ND_K_THREADS), ND_K_THREADS, 0, st>>>(*L, *d, *s);
+  return ND_K_LAUNCHED();
+}
+
+extern "C" nd_status nd_k_fill(const nd_kloop *L, const nd_koperand *d, const nd_kscalar *v,
+                               void *stream) {
+  cudaStream_t st = (cudaStream_t)stream;
+  if (L->count == 0) return ND_OK;
+  const int sz = nd_itemsize_of[d->dtype];
+  /* A value of identical bytes (zero, or all 0xff) is a memset when contiguous. */
+  bool uniform = true;
+  for (int b = 1; b < sz; b++) uniform = uniform && v->bytes[b] == v->bytes[0];
+  if (uniform && nd_is_contig(L, d, sz))
+    return ND_CUDA(cudaMemsetAsync(d->data, v->bytes[0], (size_t)(L->count * sz), st));
+  unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
+  switch (sz) {
+    case 1: k_fill<1><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
+    case 2: k_fill<2><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
+    case 4: k_fill<4><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
+    case 8: k_fill<8><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
+    default: k_fill<16><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
+  }
+  return ND_K_LAUNCHED();
+}
+
+extern "C" nd_status nd_k_tri_mask(const nd_kloop *L, const nd_koperand *d, int lower, int64_t k,
+                                   void *stream) {
+  cudaStream_t st = (cudaStream_t)stream;
+  if (L->count == 0) return ND_OK;
+  unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
+  switch (nd_itemsize_of[d->dtype]) {
+    case 1: k_tri_mask<1><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, lower, k); break;
+    case 2: k_tri_mask<2><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, lower, k); break;
+    case 4: k_tri_mask<4><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, lower, k); break;
+    case 8: k_tri_mask<8><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, lower, k); break;
+    default: k_tri_mask<16><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, lower, k); break;
+  }
+  return ND_K_LAUNCHED();
+}
+
+extern "C" nd_status nd_k_sequence(char *dst, int dtype, int64_t n, double start, double step,
+                                   int floor_int, int set_last, double last, void *stream) {
+  if (n == 0) return ND_OK;
+  k_sequence<<<nd_k_blocks(n, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(
+      dst, dtype, nd_itemsize_of[dtype], n, start, step, floor_int, set_last, last);
+  return ND_K_LAUNCHED();
+}
+
+extern "C" nd_status nd_k_sequence_int(char *dst, int dtype, int64_t n, int64_t start, int64_t step,
+                                       void *stream) {
+  if (n == 0) return ND_OK;
+  k_sequence_int<<<nd_k_blocks(n, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(
+      dst, dtype, nd_itemsize_of[dtype], n, start, step);
+  return ND_K_LAUNCHED();
+}

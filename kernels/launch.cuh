@@ -1,0 +1,63 @@
+/* Launch geometry and offset computation shared by the kernel files.
+ *
+ * Grid-stride loops: at most ND_K_BLOCKS_PER_SM blocks of ND_K_THREADS per multiprocessor,
+ * enough to keep the memory system busy, after which each thread loops. Offsets of an element
+ * are computed from its C-order linear index by peeling dimensions from the last, in 64-bit
+ * arithmetic: arrays beyond 2^31 elements index correctly. */
+#ifndef ND_LAUNCH_CUH
+#define ND_LAUNCH_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "kernels/kernel_types.h"
+#include "src/internal.h"
+
+#define ND_K_THREADS 256
+#define ND_K_BLOCKS_PER_SM 8
+
+/* Number of multiprocessors of the current device, cached per device. */
+int nd_k_sm_count(void);
+
+static inline unsigned nd_k_blocks(int64_t work_items, int threads) {
+  int64_t want = (work_items + threads - 1) / threads;
+  int64_t cap = (int64_t)nd_k_sm_count() * ND_K_BLOCKS_PER_SM * (ND_K_THREADS / threads > 0 ? ND_K_THREADS / threads : 1);
+  if (want > cap) want = cap;
+  return want < 1 ? 1u : (unsigned)want;
+}
+
+/* Byte offsets of linear index i for two operands. */
+__device__ __forceinline__ void nd_k_offsets2(int64_t i, const nd_kloop &L, const int64_t *sa,
+                                              const int64_t *sb, int64_t &oa, int64_t &ob) {
+  oa = 0;
+  ob = 0;
+  for (int d = L.ndim - 1; d > 0; --d) {
+    int64_t n = L.shape[d];
+    int64_t q = i / n;
+    int64_t r = i - q * n;
+    oa += r * sa[d];
+    ob += r * sb[d];
+    i = q;
+  }
+  if (L.ndim > 0) {
+    oa += i * sa[0];
+    ob += i * sb[0];
+  }
+}
+
+__device__ __forceinline__ int64_t nd_k_offset1(int64_t i, const nd_kloop &L, const int64_t *sa) {
+  int64_t oa = 0;
+  for (int d = L.ndim - 1; d > 0; --d) {
+    int64_t n = L.shape[d];
+    int64_t q = i / n;
+    oa += (i - q * n) * sa[d];
+    i = q;
+  }
+  if (L.ndim > 0) oa += i * sa[0];
+  return oa;
+}
+
+/* Reports a failed launch (bad configuration, no kernel image for this device) as a status. */
+#define ND_K_LAUNCHED() ND_CUDA(cudaGetLastError())
+
+#endif /* ND_LAUNCH_CUH */
