@@ -30,6 +30,10 @@ int nd_test_main_gpu(Suite *suite);
 /* 1 when a CUDA device is usable, 0 otherwise (no driver, no device). */
 int nd_test_have_gpu(void);
 
+/* Enqueues a kernel that keeps `stream` (a cudaStream_t) busy for about `microseconds`.
+ * Returns the cudaError_t of the launch. */
+int nd_test_spin(void *stream, double microseconds);
+
 /* Asserts that an ndcuda call succeeded, printing the status and message otherwise. */
 #define ND_ASSERT_OK(expr)                                                                   \
   do {                                                                                       \
