@@ -1,0 +1,189 @@
+/* The nd_bench harness: a table of cases, CUDA-event and host-clock timing, result rows.
+ *
+ * A case is a row of a bench_case table (one table per area, in bench_<area>.c). The harness
+ * runs each selected case as: setup -> (timing) -> check -> teardown. Two kinds of timing:
+ *
+ * - Device cases (measure == NULL): run() enqueues one repetition on the calling thread's
+ *   current stream (the harness pushes its own non-blocking stream, ctx->stream, around every
+ *   case). The harness runs it ctx->warmup times, then ctx->reps times, each between two CUDA
+ *   events on ctx->cu, and emits one row named after the case: median and min time, and
+ *   GB/s from st->bytes (device bytes read + written by one run, set by setup).
+ * - Custom cases (measure != NULL): measure() times itself with bench_time_device() or
+ *   bench_time_host() and emits one or more rows with bench_emit_time()/bench_emit_ratio().
+ *   Row names are "<case>.<suffix>".
+ *
+ * check(), when given, verifies the output of the last repetition against host values (never
+ * time a case whose output nobody looked at). Every callback returns 0 on success and -1 on
+ * failure, after printing what failed (the BENCH_ND / BENCH_CU macros do that). Arrays put in
+ * st->arr[] are released by the harness after teardown, so most cases need no teardown.
+ *
+ * The same case names, sizes and timing method are used by bench/cupy_bench.py, so that
+ * bench/compare.py can put the two side by side. */
+#ifndef ND_BENCH_H
+#define ND_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cuda_runtime.h>
+
+#include "ndcuda.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BENCH_MAX_ARRAYS 16
+#define BENCH_NAME_MAX 96
+#define BENCH_NOTE_MAX 160
+
+typedef struct bench_ctx bench_ctx;
+typedef struct bench_state bench_state;
+
+typedef struct bench_case {
+  const char *name; /* "<area>.<op>[.<variant>]"; the same name in cupy_bench.py */
+  int (*setup)(bench_ctx *ctx, bench_state *st);    /* may be NULL */
+  int (*run)(bench_ctx *ctx, bench_state *st);      /* device cases: one repetition */
+  int (*check)(bench_ctx *ctx, bench_state *st);    /* may be NULL */
+  void (*teardown)(bench_ctx *ctx, bench_state *st); /* may be NULL */
+  int (*measure)(bench_ctx *ctx, bench_state *st);  /* custom cases: NULL for device cases */
+} bench_case;
+
+/* One case's working state; zeroed before setup. */
+struct bench_state {
+  const bench_case *c;
+  int64_t bytes;                     /* device bytes read + written per run (device cases) */
+  nd_array *arr[BENCH_MAX_ARRAYS];   /* released by the harness after teardown */
+  void *p;                           /* case-owned; free it in teardown */
+  int64_t n;                         /* free for the case (usually an element count) */
+};
+
+/* One line of the result table and of the output file. */
+typedef struct bench_result {
+  char name[BENCH_NAME_MAX];
+  const char *kind;  /* "device" (CUDA events), "host" (host clock), "ratio", "error" */
+  double median_us;  /* NAN where not applicable */
+  double min_us;
+  int reps;
+  int64_t bytes;     /* device bytes per repetition (0: not a bandwidth case) */
+  double gbps;       /* bytes / median time, NAN when bytes is 0 */
+  double pct_copy;   /* gbps / the measured copy bandwidth * 100 */
+  double value;      /* ratio rows: the ratio */
+  char note[BENCH_NOTE_MAX];
+} bench_result;
+
+struct bench_ctx {
+  int quick;              /* --quick: smaller sizes */
+  int reps;               /* timed repetitions of a device case (>= 20 unless --reps) */
+  int warmup;             /* untimed repetitions first */
+  int host_batches;       /* batches of a host-clock measurement */
+  nd_stream *stream;      /* the harness stream (non-blocking), current during every case */
+  cudaStream_t cu;        /* its CUDA stream: the timing events are recorded there */
+  double copy_gbps;       /* measured device-to-device copy bandwidth (read + write) */
+  const float *rand_block;/* host copy of the random block bench_random_f32 repeats */
+  int64_t rand_block_n;
+  bench_result *results;  /* rows emitted so far */
+  int nresults, cap;
+  int failures;
+  const bench_case *current;
+};
+
+/* ---- checks ------------------------------------------------------------------------------ */
+
+int bench_fail_nd(const bench_ctx *ctx, nd_status st, const char *call, const char *file, int line);
+int bench_fail_cuda(const bench_ctx *ctx, cudaError_t e, const char *call, const char *file, int line);
+int bench_fail(const bench_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* BENCH_ND(nd_foo(...)): on failure prints the case, the call, the status and nd_last_error(),
+ * and returns -1 from the enclosing function. BENCH_CU the same for a CUDA runtime call. */
+#define BENCH_ND(call)                                                          \
+  do {                                                                          \
+    nd_status bench_st_ = (call);                                               \
+    if (bench_st_ != ND_OK) return bench_fail_nd(ctx, bench_st_, #call, __FILE__, __LINE__); \
+  } while (0)
+#define BENCH_CU(call)                                                          \
+  do {                                                                          \
+    cudaError_t bench_e_ = (call);                                              \
+    if (bench_e_ != cudaSuccess) return bench_fail_cuda(ctx, bench_e_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+/* ---- timing ------------------------------------------------------------------------------ */
+
+/* Monotonic host clock in microseconds. */
+double bench_now_us(void);
+
+/* Times fn(ctx, arg) with CUDA events on ctx->cu: warmup untimed calls, then reps calls each
+ * between two events; the device is synchronised before and after. fn must enqueue its work
+ * so that ctx->cu's second event follows it (work on the current stream does; work on other
+ * streams must be joined back, see bench_fork/bench_join). Writes median and min in us. */
+int bench_time_device(bench_ctx *ctx, int (*fn)(bench_ctx *, void *), void *arg, int warmup,
+                      int reps, double *median_us, double *min_us);
+
+/* Times batch(ctx, arg) with the host clock, nbatches times after one untimed warm-up batch.
+ * Each batch performs ops_per_batch operations; the result is per operation. After each batch
+ * (untimed) post(ctx, arg) runs if not NULL, then the device is synchronised, so a batch never
+ * waits for device work left by the previous one. Keep ops_per_batch well under the launch
+ * queue depth (~1000) so that the host, not the device, is measured. */
+int bench_time_host(bench_ctx *ctx, int (*batch)(bench_ctx *, void *), int (*post)(bench_ctx *, void *),
+                    void *arg, int ops_per_batch, int nbatches, double *median_us, double *min_us);
+
+/* Makes each of the n streams wait for work enqueued so far on ctx->cu (fork), and ctx->cu
+ * wait for everything enqueued so far on the n streams (join). Raw CUDA events: the library
+ * does not see them and does not need to. */
+int bench_fork(bench_ctx *ctx, int n, nd_stream *const *streams);
+int bench_join(bench_ctx *ctx, int n, nd_stream *const *streams);
+
+/* ---- result rows --------------------------------------------------------------------------- */
+
+/* Median and minimum of n >= 1 samples (sorts v in place). */
+void bench_median_min(double *v, int n, double *median, double *min);
+
+/* Emits "<case>.<suffix>" (suffix NULL: the case name) with a time; bytes 0 for no GB/s.
+ * Returns the row (valid until the next emit) so that a case can adjust a field, or NULL when
+ * out of host memory. */
+bench_result *bench_emit_time(bench_ctx *ctx, const char *suffix, const char *kind, double median_us,
+                     double min_us, int reps, int64_t bytes, const char *note);
+/* Emits a ratio row (e.g. a speedup). */
+bench_result *bench_emit_ratio(bench_ctx *ctx, const char *suffix, double value, const char *note);
+
+/* ---- data -------------------------------------------------------------------------------- */
+
+/* A new C-ordered float32 array of the given shape filled with pseudo-random values in
+ * [-1, 1): a block of ctx->rand_block_n values (ctx->rand_block on the host) repeated. The
+ * value of flat element i is bench_rand_value(ctx, i). Never zeros: zeros hide unwritten
+ * outputs. */
+int bench_random_f32(bench_ctx *ctx, int ndim, const int64_t *shape, nd_array **out);
+static inline float bench_rand_value(const bench_ctx *ctx, int64_t i) {
+  return ctx->rand_block[i % ctx->rand_block_n];
+}
+
+/* Expected value of flat (C-order) element i of a checked output. */
+typedef double (*bench_expect_fn)(const bench_ctx *ctx, const bench_state *st, int64_t i);
+
+/* Downloads a (any numeric real dtype, any layout) in chunks and compares element i (C order)
+ * with expect(ctx, st, i): |got - want| <= abs_tol + rel_tol * |want|, NaN never passes.
+ * Prints the first mismatches and returns -1 if any. */
+int bench_check_values(bench_ctx *ctx, const bench_state *st, const nd_array *a,
+                       bench_expect_fn expect, double rel_tol, double abs_tol);
+
+/* Host float16 bits -> double (exact). */
+double bench_half_to_double(uint16_t h);
+
+/* ---- case tables --------------------------------------------------------------------------- */
+
+/* One table per area, each ended by a row with name NULL. nd_bench.c lists the tables. */
+extern const bench_case bench_core_cases[];    /* bench_core.c: ndarray core (issue 3) */
+extern const bench_case bench_stream_cases[];  /* bench_streams.c: streams and ordering (issue 4) */
+
+/* Bare-launch baselines (bench_bare.cu): one thread stores value to p[0..n). */
+cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ND_BENCH_H */
