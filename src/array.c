@@ -35,7 +35,7 @@ nd_status nd__array_new(const char *fn, nd__buffer *buf, nd_dtype dtype, int ndi
 }
 
 nd_status nd__array_stream(const char *fn, const nd_array *a, nd_stream **out) {
-  int d;
+  int d = -1;
   ND_TRY(nd__device_current(fn, &d));
   if (a != NULL && a->buf->device != d)
     return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: array lives on device %d but the current "
@@ -96,7 +96,7 @@ nd_status nd__array_alloc_like(const char *fn, const nd_array *p, nd_dtype dtype
 
 nd_status nd__array_view(const char *fn, const nd_array *a, int ndim, const int64_t *shape,
                          const int64_t *strides, int64_t offset, int writeable, nd_array **out) {
-  nd_array *v;
+  nd_array *v = NULL;
   ND_TRY(nd__array_new(fn, a->buf, a->dtype, ndim, shape, strides, offset, &v));
   v->writeable = a->writeable && writeable;
   *out = v;

@@ -27,47 +27,47 @@ struct nd_array {
 };
 
 /* A header over buf (retained) with the given geometry; checks nothing but host memory. */
-ND_API nd_status nd__array_new(const char *fn, nd__buffer *buf, nd_dtype dtype, int ndim,
+nd_status nd__array_new(const char *fn, nd__buffer *buf, nd_dtype dtype, int ndim,
                                const int64_t *shape, const int64_t *strides, int64_t offset,
                                nd_array **out);
 
 /* A fresh array on the current stream of the current device (checks ndim, shape, dtype,
  * overflow). order 'C' or 'F'. */
-ND_API nd_status nd__array_alloc(const char *fn, int ndim, const int64_t *shape, nd_dtype dtype,
+nd_status nd__array_alloc(const char *fn, int ndim, const int64_t *shape, nd_dtype dtype,
                                  char order, nd_array **out);
 
 /* A fresh array shaped like proto with NumPy's order='K' layout: strides follow the order
  * of proto's strides (by magnitude), so elementwise results keep their inputs' layout. */
-ND_API nd_status nd__array_alloc_like(const char *fn, const nd_array *proto, nd_dtype dtype,
+nd_status nd__array_alloc_like(const char *fn, const nd_array *proto, nd_dtype dtype,
                                       nd_array **out);
 
 /* A view of a with new geometry over the same buffer; writeable is inherited unless clear. */
-ND_API nd_status nd__array_view(const char *fn, const nd_array *a, int ndim, const int64_t *shape,
+nd_status nd__array_view(const char *fn, const nd_array *a, int ndim, const int64_t *shape,
                                 const int64_t *strides, int64_t offset, int writeable,
                                 nd_array **out);
 
 /* The current stream for a's device. Errors: ND_ERR_DEVICE_MISMATCH when the calling thread's
  * current device is not a's (the message names both). */
-ND_API nd_status nd__array_stream(const char *fn, const nd_array *a, nd_stream **out);
+nd_status nd__array_stream(const char *fn, const nd_array *a, nd_stream **out);
 
 /* Fills a loop and operands for iterating arrays[0..n) together over shape (each array already
  * of that shape, broadcast strides allowed), collapsing dimensions. */
-ND_API void nd__array_loop(int ndim, const int64_t *shape, int n, const nd_array *const *arrays,
+void nd__array_loop(int ndim, const int64_t *shape, int n, const nd_array *const *arrays,
                            nd_kloop *loop, nd_koperand *ops);
 
 /* Whether two arrays' byte ranges intersect (same buffer and overlapping extents). */
-ND_API int nd__array_may_overlap(const nd_array *a, const nd_array *b);
+int nd__array_may_overlap(const nd_array *a, const nd_array *b);
 
 /* The scalar converted to dtype (unsafe, as NumPy's fill and full), as element bytes. */
-ND_API void nd__scalar_to_bytes(nd_scalar v, nd_dtype dtype, nd_kscalar *out);
+void nd__scalar_to_bytes(nd_scalar v, nd_dtype dtype, nd_kscalar *out);
 
 /* dst[...] = src[...] for arrays of the same shape (src may have broadcast strides), with
  * conversion. When the two overlap in memory without being the same view, src is copied to
  * a temporary first, so the result is as if src had been read completely before any write. */
-ND_API nd_status nd__assign(const char *fn, nd_array *dst, const nd_array *src);
+nd_status nd__assign(const char *fn, nd_array *dst, const nd_array *src);
 
 /* Checks that dtype is an array dtype. */
-ND_API nd_status nd__check_dtype(const char *fn, const char *arg, nd_dtype dtype);
+nd_status nd__check_dtype(const char *fn, const char *arg, nd_dtype dtype);
 
 #ifdef __cplusplus
 }

@@ -34,20 +34,20 @@ typedef struct nd__buffer {
  * write on s, so first use on another stream waits for it). nbytes may be 0. fn names the
  * public function in messages. Errors: ND_ERR_OUT_OF_MEMORY (after trimming the pool and one
  * retry; the message gives the request and the pool state), ND_ERR_CUDA. */
-ND_API nd_status nd__buffer_alloc(const char *fn, int device, nd_stream *s, int64_t nbytes,
+nd_status nd__buffer_alloc(const char *fn, int device, nd_stream *s, int64_t nbytes,
                                   nd__buffer **out);
 
 /* Wraps a caller's device pointer (not owned). release(ptr, ctx), if given, is called once
  * every use enqueued by ndcuda has finished, when the last reference goes. */
-ND_API nd_status nd__buffer_wrap(const char *fn, void *ptr, int64_t nbytes, int device,
+nd_status nd__buffer_wrap(const char *fn, void *ptr, int64_t nbytes, int device,
                                  nd__release_fn release, void *ctx, nd__buffer **out);
 
-ND_API void nd__buffer_retain(nd__buffer *b);
+void nd__buffer_retain(nd__buffer *b);
 
 /* Drops a reference; the last one frees the memory on the stream that used it (or, if several
  * streams used it, on the current stream after waiting for all of them), so the pool cannot
  * hand the memory out again before those uses finish. */
-ND_API void nd__buffer_release(nd__buffer *b);
+void nd__buffer_release(nd__buffer *b);
 
 #ifdef __cplusplus
 }

@@ -11,8 +11,8 @@ extern "C" {
 #endif
 
 /* IEEE binary16 from double with round-to-nearest-even (no double rounding), and back. */
-ND_API uint16_t nd__double_to_half(double x);
-ND_API double nd__half_to_double(uint16_t h);
+uint16_t nd__double_to_half(double x);
+double nd__half_to_double(uint16_t h);
 
 #ifdef __cplusplus
 }

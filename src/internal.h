@@ -24,7 +24,7 @@ extern "C" {
 
 /* Sets the calling thread's nd_last_error() message from a printf format and returns status,
  * so failures read: return nd__error(ND_ERR_SHAPE, "nd_add: shapes %s and %s ...", ...). */
-ND_API nd_status nd__error(nd_status status, const char *fmt, ...) ND__PRINTF(2, 3);
+nd_status nd__error(nd_status status, const char *fmt, ...) ND__PRINTF(2, 3);
 
 /* Prepends "prefix: " context to the current message (used when a helper's failure is
  * reported by a public function) and returns status unchanged. */
@@ -32,7 +32,7 @@ nd_status nd__error_context(nd_status status, const char *prefix);
 
 /* Formats a shape as NumPy prints it: "(3, 4)", "(5,)", "()". Writes at most cap bytes,
  * always NUL-terminated, and returns buf so it can be used inline in a message. */
-ND_API char *nd__format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
+char *nd__format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);
 
 /* Room for a formatted shape of ND_MAXDIMS dimensions. */
 #define ND__SHAPE_STR 720
@@ -41,7 +41,7 @@ ND_API char *nd__format_shape(char *buf, size_t cap, int ndim, const int64_t *sh
  * function, file and line; each clears CUDA's (non-sticky) last error so that a failure does
  * not leak into the next unrelated call. The call argument is an int so that these can be
  * declared without the vendor headers. */
-ND_API nd_status nd__cuda_status(int err, const char *call, const char *func, const char *file,
+nd_status nd__cuda_status(int err, const char *call, const char *func, const char *file,
                                  int line);
 nd_status nd__cublas_status(int err, const char *call, const char *func, const char *file,
                             int line);

@@ -269,7 +269,7 @@ static nd_status nd__complex_part(const char *fn, const nd_array *a, int imag, n
     return ND_OK;
   }
   nd_dtype part = a->dtype == ND_COMPLEX64 ? ND_FLOAT32 : ND_FLOAT64;
-  nd_array *v;
+  nd_array *v = NULL;
   ND_TRY(nd__array_view(fn, a, a->ndim, a->shape, a->strides,
                         a->offset + (imag ? (int64_t)nd_dtype_itemsize(part) : 0), 1, &v));
   v->dtype = part;

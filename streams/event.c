@@ -15,7 +15,7 @@ nd_status nd_event_create(unsigned flags, nd_event **out) {
   ND_CHECK_NULL("nd_event_create", out);
   if (flags & ~(unsigned)(ND_EVENT_TIMING | ND_EVENT_BLOCKING_SYNC))
     return nd__error(ND_ERR_INVALID_ARGUMENT, "nd_event_create: unknown flags 0x%x", flags);
-  int d;
+  int d = -1;
   ND_TRY(nd__device_current("nd_event_create", &d));
   unsigned cf = (flags & ND_EVENT_TIMING) ? 0 : cudaEventDisableTiming;
   if (flags & ND_EVENT_BLOCKING_SYNC) cf |= cudaEventBlockingSync;
@@ -40,7 +40,7 @@ nd_status nd_event_destroy(nd_event *e) {
 
 static nd_status nd__stream_or_current(const char *fn, nd_stream **s) {
   if (*s != NULL) return ND_OK;
-  int d;
+  int d = -1;
   ND_TRY(nd__device_current(fn, &d));
   *s = nd__stream_current_for(d);
   return *s ? ND_OK : nd__error(ND_ERR_CUDA, "%s: no current stream", fn);

@@ -38,26 +38,26 @@ typedef struct nd__hazard {
   nd__use inline_readers[ND__INLINE_READERS];
 } nd__hazard;
 
-ND_API void nd__hazard_init(nd__hazard *h);
+void nd__hazard_init(nd__hazard *h);
 
 /* Drops every stream reference and frees the reader array. */
-ND_API void nd__hazard_clear(nd__hazard *h);
+void nd__hazard_clear(nd__hazard *h);
 
 /* Before enqueueing an access of the given mode on stream s: inserts the waits the rules
  * require. The buffer is locked while this runs. */
-ND_API nd_status nd__hazard_prepare(nd__hazard *h, nd_stream *s, int mode);
+nd_status nd__hazard_prepare(nd__hazard *h, nd_stream *s, int mode);
 
 /* After enqueueing: records the access as (s, seq) where seq came from nd__stream_commit. */
-ND_API nd_status nd__hazard_commit(nd__hazard *h, nd_stream *s, uint64_t seq, int mode);
+nd_status nd__hazard_commit(nd__hazard *h, nd_stream *s, uint64_t seq, int mode);
 
 /* The single stream that every recorded use ran on, if it is usable from this thread; NULL
  * if the buffer was used on several streams, on none, or on one that is gone. Used to free a
  * buffer on the stream that used it, with no wait. */
-ND_API nd_stream *nd__hazard_sole_stream(nd__hazard *h);
+nd_stream *nd__hazard_sole_stream(nd__hazard *h);
 
 /* Blocks the host until the uses a host access of `mode` conflicts with have finished: the
  * writer for a read, writer and readers for a write (or a free of a foreign pointer). */
-ND_API nd_status nd__hazard_host_wait(nd__hazard *h, int mode);
+nd_status nd__hazard_host_wait(nd__hazard *h, int mode);
 
 /* An op's set of buffer accesses, prepared and committed together. Buffers that appear
  * twice are merged (a write wins), so in-place operations wait correctly. */
@@ -69,10 +69,10 @@ typedef struct nd__sync {
   int mode[ND__SYNC_MAX];
 } nd__sync;
 
-ND_API void nd__sync_init(nd__sync *sync, nd_stream *stream);
-ND_API nd_status nd__sync_add(nd__sync *sync, nd__hazard *h, int mode);
-ND_API nd_status nd__sync_begin(nd__sync *sync);
-ND_API nd_status nd__sync_end(nd__sync *sync);
+void nd__sync_init(nd__sync *sync, nd_stream *stream);
+nd_status nd__sync_add(nd__sync *sync, nd__hazard *h, int mode);
+nd_status nd__sync_begin(nd__sync *sync);
+nd_status nd__sync_end(nd__sync *sync);
 
 #ifdef __cplusplus
 }

@@ -133,13 +133,13 @@ static nd_stream *nd__per_thread_for(int device) {
 }
 
 nd_stream *nd_stream_null(void) {
-  int d;
+  int d = -1;
   if (nd__device_current("nd_stream_null", &d) != ND_OK) return NULL;
   return nd__null_for(d);
 }
 
 nd_stream *nd_stream_per_thread(void) {
-  int d;
+  int d = -1;
   if (nd__device_current("nd_stream_per_thread", &d) != ND_OK) return NULL;
   return nd__per_thread_for(d);
 }
@@ -157,7 +157,7 @@ nd_stream *nd__stream_current_for(int device) {
 }
 
 nd_stream *nd_stream_current(void) {
-  int d;
+  int d = -1;
   if (nd__device_current("nd_stream_current", &d) != ND_OK) return NULL;
   return nd__stream_current_for(d);
 }
@@ -168,7 +168,7 @@ nd_status nd_stream_create(unsigned flags, int priority, nd_stream **out) {
   ND_CHECK_NULL("nd_stream_create", out);
   if (flags & ~(unsigned)ND_STREAM_NON_BLOCKING)
     return nd__error(ND_ERR_INVALID_ARGUMENT, "nd_stream_create: unknown flags 0x%x", flags);
-  int d;
+  int d = -1;
   ND_TRY(nd__device_current("nd_stream_create", &d));
   int lo = 0, hi = 0;
   ND_TRY(ND_CUDA(cudaDeviceGetStreamPriorityRange(&lo, &hi)));
@@ -185,7 +185,7 @@ nd_status nd_stream_create(unsigned flags, int priority, nd_stream **out) {
 
 nd_status nd_stream_from_cuda(struct CUstream_st *cuda_stream, nd_stream **out) {
   ND_CHECK_NULL("nd_stream_from_cuda", out);
-  int d;
+  int d = -1;
   ND_TRY(nd__device_current("nd_stream_from_cuda", &d));
   cudaStream_t cu = (cudaStream_t)cuda_stream;
   if (cu == NULL || cu == cudaStreamLegacy) {
@@ -236,7 +236,7 @@ nd_status nd_stream_push(nd_stream *s) {
 }
 
 nd_status nd_stream_pop(void) {
-  int d;
+  int d = -1;
   ND_TRY(nd__device_current("nd_stream_pop", &d));
   nd__thread_state *ts = nd__ts;
   for (int i = ts ? ts->depth - 1 : -1; i >= 0; i--)

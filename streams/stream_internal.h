@@ -63,51 +63,51 @@ typedef struct nd__sync_binding {
 
 /* The active binding (CUDA unless a test replaced it). */
 extern const nd__sync_binding *nd__binding;
-ND_API void nd__set_sync_binding(const nd__sync_binding *binding);
-ND_API const nd__sync_binding *nd__cuda_sync_binding(void);
+void nd__set_sync_binding(const nd__sync_binding *binding);
+const nd__sync_binding *nd__cuda_sync_binding(void);
 
 /* Whether automatic ordering is on (ND_AUTO_EVENTS, read once; tests may override). */
-ND_API int nd__auto_events(void);
-ND_API void nd__set_auto_events(int on);
+int nd__auto_events(void);
+void nd__set_auto_events(int on);
 
 /* Initialises the common fields of a stream object (refs = 1, fresh id, lock). */
-ND_API void nd__stream_init(nd_stream *s, int kind, int device, void *cu, void *event);
+void nd__stream_init(nd_stream *s, int kind, int device, void *cu, void *event);
 
 /* A host-only stream for tests of the ordering model: cu and event are the caller's tokens. */
-ND_API nd_stream *nd__stream_new_synthetic(void *cu, void *event);
+nd_stream *nd__stream_new_synthetic(void *cu, void *event);
 
 /* Reference counting of stream objects by the buffers that remember them. */
-ND_API void nd__stream_retain(nd_stream *s);
-ND_API void nd__stream_release(nd_stream *s);
+void nd__stream_retain(nd_stream *s);
+void nd__stream_release(nd_stream *s);
 
 /* Marks one tracked operation as enqueued on s and returns its sequence number. Call after
  * the work has been enqueued. Eager streams record their event here. */
-ND_API uint64_t nd__stream_commit(nd_stream *s);
+uint64_t nd__stream_commit(nd_stream *s);
 
 /* Makes consumer wait until producer's work up to seq has finished, recording producer's
  * event if its last record does not cover seq yet. No-op when consumer == producer, when
  * consumer already waited that far, or when automatic ordering is off. */
-ND_API nd_status nd__stream_order(nd_stream *consumer, nd_stream *producer, uint64_t seq);
+nd_status nd__stream_order(nd_stream *consumer, nd_stream *producer, uint64_t seq);
 
 /* Blocks the host until producer's work up to seq has finished. */
-ND_API nd_status nd__stream_host_wait(nd_stream *producer, uint64_t seq);
+nd_status nd__stream_host_wait(nd_stream *producer, uint64_t seq);
 
 /* Whether the calling thread may enqueue work on s (alive, and not another thread's
  * per-thread stream). */
-ND_API int nd__stream_usable_here(const nd_stream *s);
+int nd__stream_usable_here(const nd_stream *s);
 
 /* The current device, or ND_ERR_NO_DEVICE naming fn. */
-ND_API nd_status nd__device_current(const char *fn, int *device);
+nd_status nd__device_current(const char *fn, int *device);
 
 /* The calling thread's current stream for a device (NULL only if creating the default
  * stream's handle failed). */
-ND_API nd_stream *nd__stream_current_for(int device);
+nd_stream *nd__stream_current_for(int device);
 
 /* An identifier of the calling thread (for per-thread stream ownership). */
-ND_API const void *nd__thread_self(void);
+const void *nd__thread_self(void);
 
 /* Marks s destroyed after recording a final event that covers all its work. */
-ND_API nd_status nd__stream_retire(nd_stream *s);
+nd_status nd__stream_retire(nd_stream *s);
 
 #ifdef __cplusplus
 }
