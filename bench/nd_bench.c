@@ -40,7 +40,7 @@ static void bench_usage(FILE *f) {
           "                [--warmup N] [--list]\n"
           "  --out FILE     also write the results as CSV to FILE\n"
           "  --filter S     run only cases whose name contains S (repeatable, comma-separated);\n"
-          "                 a row name such as pipeline.4stream selects its case\n"
+          "                 a full row name such as stream.pipeline.4stream selects its case\n"
           "  --quick        smaller sizes (a smoke run, not figures to report)\n"
           "  --reps N       timed repetitions per device case (default 25)\n"
           "  --warmup N     untimed repetitions first (default 3)\n"
@@ -95,7 +95,7 @@ static int bench_parse(int argc, char **argv, bench_opts *o) {
 }
 
 /* A case is selected when no filter is given, when its name contains a filter, or when a
- * filter starts with its name (a row name like "pipeline.speedup" selects "pipeline"). */
+ * filter starts with its name (a row name like "stream.pipeline.speedup" selects "stream.pipeline"). */
 static int bench_selected(const bench_opts *o, const char *name) {
   if (o->nfilters == 0) return 1;
   size_t len = strlen(name);

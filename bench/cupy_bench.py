@@ -1,0 +1,556 @@
+#!/usr/bin/env python3
+"""The nd_bench cases in CuPy, for a side-by-side comparison on the same GPU.
+
+    python3 bench/cupy_bench.py [--out FILE] [--filter SUBSTR[,SUBSTR...]] [--quick]
+                                [--reps N] [--warmup N] [--list]
+
+Same case names, sizes, timing method and CSV format as nd_bench (see bench/README.md):
+device cases are timed with CUDA events (warm-up, then the median and minimum of --reps
+runs, each between its own pair of events) on one non-blocking stream; host cases with
+time.perf_counter over batches of 256 operations, the device synchronised between batches.
+The copy ceiling (cudaMemcpyAsync device to device, bytes read + written) is measured first
+in this process as well, so "% copy" compares each tool with its own measured ceiling.
+
+Exit status: 0 when every case ran and passed its check, 1 when one failed or CuPy is
+missing, 2 for bad arguments, 77 when there is no CUDA device.
+"""
+
+import argparse
+import csv
+import datetime
+import math
+import sys
+import time
+
+import numpy as np
+
+cp = None  # imported in main() so that --list and --help work without CuPy
+
+PER_BATCH = 256
+PIPE_STREAMS = 4
+PIPE_CHUNKS = 16
+PIPE_ROUNDS = 8
+RAND_BLOCK = 1 << 22
+
+COLUMNS = ["case", "kind", "median_us", "min_us", "reps", "bytes", "gbps", "pct_copy", "value", "note"]
+
+
+class CaseFailed(Exception):
+    pass
+
+
+class Ctx:
+    def __init__(self, args):
+        self.quick = args.quick
+        self.reps = args.reps
+        self.warmup = args.warmup
+        self.host_batches = 11 if args.quick else 41
+        self.copy_gbps = 0.0
+        self.rows = []
+        self.failures = 0
+        self.stream = None
+        self.block = None  # device copy of the random block
+        self.case = ""
+        self.writer = None
+        self.outfile = None
+
+
+# ---- timing --------------------------------------------------------------------------------
+
+def median_min(values):
+    v = sorted(values)
+    n = len(v)
+    med = v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+    return med, v[0]
+
+
+def time_device(ctx, fn, warmup=None, reps=None):
+    """Median and min in us of fn() between two CUDA events on ctx.stream."""
+    warmup = ctx.warmup if warmup is None else warmup
+    reps = ctx.reps if reps is None else reps
+    cp.cuda.Device().synchronize()
+    for _ in range(warmup):
+        fn()
+    cp.cuda.Device().synchronize()
+    events = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(reps)]
+    for start, end in events:
+        start.record(ctx.stream)
+        fn()
+        end.record(ctx.stream)
+    cp.cuda.Device().synchronize()
+    return median_min([cp.cuda.get_elapsed_time(s, e) * 1e3 for s, e in events])
+
+
+def time_host(ctx, batch, post=None, ops=PER_BATCH, nbatches=None):
+    """Median and min in us per operation of batch() (ops operations), after one untimed batch."""
+    nbatches = ctx.host_batches if nbatches is None else nbatches
+    times = []
+    for i in range(-1, nbatches):
+        t0 = time.perf_counter()
+        batch()
+        t1 = time.perf_counter()
+        if i >= 0:
+            times.append((t1 - t0) * 1e6 / ops)
+        if post is not None:
+            post()
+        cp.cuda.Device().synchronize()
+    return median_min(times)
+
+
+def fork(ctx, streams):
+    ev = cp.cuda.Event(disable_timing=True)
+    ev.record(ctx.stream)
+    for s in streams:
+        s.wait_event(ev)
+
+
+def join(ctx, streams):
+    for s in streams:
+        ev = cp.cuda.Event(disable_timing=True)
+        ev.record(s)
+        ctx.stream.wait_event(ev)
+
+
+# ---- rows ----------------------------------------------------------------------------------
+
+def emit(ctx, suffix, kind, median_us=float("nan"), min_us=float("nan"), reps=0, nbytes=0,
+         value=float("nan"), note="", pct=True):
+    name = ctx.case + ("." + suffix if suffix else "")
+    gbps = pct_copy = float("nan")
+    if nbytes > 0 and median_us > 0:
+        gbps = nbytes / (median_us * 1e-6) / 1e9
+        if pct and ctx.copy_gbps > 0:
+            pct_copy = 100.0 * gbps / ctx.copy_gbps
+    row = {"case": name, "kind": kind, "median_us": median_us, "min_us": min_us, "reps": reps,
+           "bytes": nbytes, "gbps": gbps, "pct_copy": pct_copy, "value": value, "note": note}
+    ctx.rows.append(row)
+    return row
+
+
+def fmt(v, spec):
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, spec)
+
+
+def write_row(ctx, row):
+    if ctx.writer is not None:
+        ctx.writer.writerow([row["case"], row["kind"], fmt(row["median_us"], ".3f"),
+                             fmt(row["min_us"], ".3f"), row["reps"], row["bytes"],
+                             fmt(row["gbps"], ".2f"), fmt(row["pct_copy"], ".1f"),
+                             fmt(row["value"], ".4f"), row["note"]])
+        ctx.outfile.flush()
+
+
+def print_header():
+    print("%-36s %-6s %12s %12s %9s %7s  %s" % ("case", "kind", "median_us", "min_us", "GB/s",
+                                                "%copy", "value / note"))
+
+
+def print_row(row):
+    def f(v, spec):
+        s = fmt(v, spec)
+        return s if s else "-"
+    val = fmt(row["value"], ".3f")
+    print("%-36s %-6s %12s %12s %9s %7s  %s%s" % (
+        row["case"], row["kind"], f(row["median_us"], ".2f"), f(row["min_us"], ".2f"),
+        f(row["gbps"], ".1f"), f(row["pct_copy"], ".1f"), (val + "x ") if val else "", row["note"]),
+        flush=True)
+
+
+# ---- data ----------------------------------------------------------------------------------
+
+def random_f32(ctx, shape):
+    """Random float32 in [-1, 1) (never zero): the random block repeated, as nd_bench does."""
+    n = int(np.prod(shape))
+    out = cp.empty(n, dtype=cp.float32)
+    for start in range(0, n, RAND_BLOCK):
+        stop = min(n, start + RAND_BLOCK)
+        out[start:stop] = ctx.block[:stop - start]
+    return out.reshape(shape)
+
+
+def check(ctx, ok, what):
+    if not bool(ok):
+        raise CaseFailed("check failed: " + what)
+
+
+# ---- the cases: ndarray core ---------------------------------------------------------------
+
+def core_n(ctx):
+    return 1 << 24 if ctx.quick else 1 << 28
+
+
+def core_side(ctx):
+    return 4096 if ctx.quick else 16384
+
+
+def device_case(ctx, setup, run, verify):
+    """setup() -> (state, bytes); run(state) enqueues one repetition; verify(state) checks."""
+    st, nbytes = setup()
+    med, mn = time_device(ctx, lambda: run(st))
+    verify(st)
+    emit(ctx, None, "device", med, mn, ctx.reps, nbytes, note="checked")
+
+
+def case_copy(ctx):
+    def setup():
+        return {"a": random_f32(ctx, (core_n(ctx),)), "out": None}, 2 * core_n(ctx) * 4
+
+    def run(st):
+        st["out"] = None  # release the previous output first, as nd_bench does
+        st["out"] = st["a"].copy()
+
+    device_case(ctx, setup, run, lambda st: check(ctx, cp.array_equal(st["out"], st["a"]), "copy differs"))
+
+
+def case_astype_f64(ctx):
+    def setup():
+        return {"a": random_f32(ctx, (core_n(ctx),)), "out": None}, core_n(ctx) * (4 + 8)
+
+    def run(st):
+        st["out"] = None
+        st["out"] = st["a"].astype(cp.float64)
+
+    device_case(ctx, setup, run,
+                lambda st: check(ctx, cp.array_equal(st["out"], st["a"].astype(cp.float64)), "astype differs"))
+
+
+def case_astype_f16(ctx):
+    def setup():
+        return {"a": random_f32(ctx, (core_n(ctx),)), "out": None}, core_n(ctx) * (4 + 2)
+
+    def run(st):
+        st["out"] = None
+        st["out"] = st["a"].astype(cp.float16)
+
+    def verify(st):
+        a = st["a"].astype(cp.float64)
+        err = cp.abs(st["out"].astype(cp.float64) - a)
+        check(ctx, cp.all(err <= 2.0 ** -25 + 2.0 ** -11 * cp.abs(a)), "float16 rounding off by more than half an ulp")
+
+    device_case(ctx, setup, run, verify)
+
+
+def case_transpose(ctx):
+    n = core_side(ctx)
+
+    def setup():
+        a = random_f32(ctx, (n, n))
+        return {"a": a, "t": a.T, "out": None}, 2 * n * n * 4
+
+    def run(st):
+        st["out"] = None
+        st["out"] = st["t"].copy(order="C")
+
+    def verify(st):
+        check(ctx, st["out"].flags.c_contiguous, "output not C-contiguous")
+        check(ctx, cp.array_equal(st["out"], st["a"].T), "transpose differs")
+
+    device_case(ctx, setup, run, verify)
+
+
+def case_fill(ctx):
+    def setup():
+        return {"a": random_f32(ctx, (core_n(ctx),))}, core_n(ctx) * 4
+
+    def run(st):
+        st["a"].fill(1.5)
+
+    device_case(ctx, setup, run, lambda st: check(ctx, cp.all(st["a"] == 1.5), "fill incomplete"))
+
+
+def case_alloc(ctx):
+    n = 1 << 18  # float32 elements: 1 MiB
+    held = []
+
+    def pairs():
+        for _ in range(PER_BATCH):
+            x = cp.empty(n, dtype=cp.float32)
+            del x
+
+    def alloc_only():
+        for _ in range(PER_BATCH):
+            held.append(cp.empty(n, dtype=cp.float32))
+
+    def release_all():
+        held.clear()
+
+    med, mn = time_host(ctx, pairs)
+    emit(ctx, "pair", "host", med, mn, ctx.host_batches, note="cupy.empty 1 MiB + release")
+    med, mn = time_host(ctx, alloc_only, post=release_all)
+    emit(ctx, "alloc", "host", med, mn, ctx.host_batches, note="cupy.empty 1 MiB alone")
+    times = []
+    alloc_only()
+    for _ in range(ctx.host_batches):
+        t0 = time.perf_counter()
+        release_all()
+        times.append((time.perf_counter() - t0) * 1e6 / PER_BATCH)
+        cp.cuda.Device().synchronize()
+        alloc_only()
+    release_all()
+    med, mn = median_min(times)
+    emit(ctx, "release", "host", med, mn, ctx.host_batches, note="release of a 1 MiB array")
+
+
+# ---- the cases: streams --------------------------------------------------------------------
+
+BARE_FILL_SRC = r"""
+extern "C" __global__ void bench_bare_fill(float *p, long long n, float value) {
+  for (long long i = threadIdx.x; i < n; i += blockDim.x) p[i] = value;
+}
+"""
+
+
+def case_tiny_fill(ctx):
+    a = cp.empty(1, dtype=cp.float32)
+    kernel = cp.RawKernel(BARE_FILL_SRC, "bench_bare_fill")
+    n1, v = np.int64(1), np.float32(2.5)
+    kernel((1,), (1,), (a, n1, v))  # compile and load before timing
+    ptr, sptr = a.data.ptr, ctx.stream.ptr
+
+    def nd_like():
+        for _ in range(PER_BATCH):
+            a.fill(2.5)
+
+    def bare_kernel():
+        for _ in range(PER_BATCH):
+            kernel((1,), (1,), (a, n1, v))
+
+    def bare_memset():
+        for _ in range(PER_BATCH):
+            cp.cuda.runtime.memsetAsync(ptr, 0, 4, sptr)
+
+    a.fill(-1.0)
+    med, mn = time_host(ctx, nd_like)
+    check(ctx, float(a[0]) == 2.5, "fill did not happen")
+    emit(ctx, "per_op", "host", med, mn, ctx.host_batches, note="ndarray.fill on 1 float32, chains of %d" % PER_BATCH)
+    a.fill(-1.0)
+    k_med, k_min = time_host(ctx, bare_kernel)
+    check(ctx, float(a[0]) == 2.5, "bare kernel did not run")
+    emit(ctx, "bare_kernel", "host", k_med, k_min, ctx.host_batches, note="RawKernel <<<1,1>>> store of one float")
+    m_med, m_min = time_host(ctx, bare_memset)
+    check(ctx, float(a[0]) == 0.0, "memset did not run")
+    emit(ctx, "bare_memset", "host", m_med, m_min, ctx.host_batches, note="cudaMemsetAsync of 4 bytes")
+    emit(ctx, "overhead", "host", med - k_med, float("nan"), ctx.host_batches,
+         note="per_op minus bare_kernel: CuPy's per-op cost over a bare launch")
+
+
+def case_handoff(ctx):
+    a = cp.empty(1024, dtype=cp.float32)
+    s = [cp.cuda.Stream(non_blocking=True) for _ in range(2)]
+    ev = cp.cuda.Event(disable_timing=True)
+
+    def same():
+        for i in range(PER_BATCH):
+            with s[0]:
+                a.fill(i + 1)
+
+    # CuPy does not order streams: the user records and waits by hand, which is what ndcuda
+    # does automatically. This is that hand-written equivalent.
+    def cross():
+        ev.record(s[1])
+        for i in range(PER_BATCH):
+            cur = s[i & 1]
+            cur.wait_event(ev)
+            with cur:
+                a.fill(i + 1)
+            ev.record(cur)
+
+    med, mn = time_host(ctx, same)
+    check(ctx, float(a[-1]) == PER_BATCH, "same-stream fills incomplete")
+    emit(ctx, "same_stream", "host", med, mn, ctx.host_batches, note="with stream A: fill(1024 float32)")
+    x_med, x_min = time_host(ctx, cross)
+    check(ctx, float(a[-1]) == PER_BATCH, "cross-stream fills incomplete")
+    emit(ctx, "cross_stream", "host", x_med, x_min, ctx.host_batches,
+         note="alternating A and B with a hand-written event record + wait per fill")
+    emit(ctx, "extra", "host", x_med - med, float("nan"), ctx.host_batches, note="cross_stream minus same_stream")
+
+
+def case_pipeline(ctx):
+    import cupyx
+    n = 1 << 22 if ctx.quick else 1 << 26
+    chunk = n // PIPE_CHUNKS
+    h_in = cupyx.empty_pinned((n,), dtype=np.float32)
+    h_out = cupyx.empty_pinned((n,), dtype=np.float32)
+    block = cp.asnumpy(ctx.block)
+    for start in range(0, n, RAND_BLOCK):
+        stop = min(n, start + RAND_BLOCK)
+        h_in[start:stop] = block[:stop - start]
+    streams = [cp.cuda.Stream(non_blocking=True) for _ in range(PIPE_STREAMS)]
+    d_in = [cp.empty(chunk, dtype=cp.float32) for _ in range(PIPE_CHUNKS)]
+
+    def once(nstreams):
+        use = streams[:nstreams]
+        fork(ctx, use)
+        for c in range(PIPE_CHUNKS):
+            s = use[c % nstreams]
+            lo, hi = c * chunk, (c + 1) * chunk
+            with s:
+                d_in[c].set(h_in[lo:hi], stream=s)
+                x = d_in[c]
+                for _ in range(PIPE_ROUNDS):
+                    y = x.astype(cp.float64)
+                    x = y.astype(cp.float32)
+                    del y
+                x.get(stream=s, out=h_out[lo:hi], blocking=False)
+                del x
+        join(ctx, use)
+
+    t = {}
+    note = "%d chunks x (H2D, %d x astype f32->f64->f32, D2H) of %d float32; GB/s over the host link" % (
+        PIPE_CHUNKS, PIPE_ROUNDS, chunk)
+    for nstreams, name in ((1, "1stream"), (PIPE_STREAMS, "4stream")):
+        med, mn = time_device(ctx, lambda: once(nstreams))
+        t[name] = med
+        h_out[:] = np.nan
+        once(nstreams)
+        cp.cuda.Device().synchronize()
+        check(ctx, np.array_equal(h_out, h_in), "pipeline output differs (%d streams)" % nstreams)
+        emit(ctx, name, "device", med, mn, ctx.reps, 2 * n * 4, note=note, pct=False)
+    emit(ctx, "speedup", "ratio", value=t["1stream"] / t["4stream"], note="1stream / 4stream median")
+
+
+# Same names, same order as the C tables (bench_core.c, bench_streams.c).
+CASES = [
+    ("core.copy_f32", case_copy),
+    ("core.astype_f32_f64", case_astype_f64),
+    ("core.astype_f32_f16", case_astype_f16),
+    ("core.transpose_copy_f32", case_transpose),
+    ("core.fill_f32", case_fill),
+    ("core.alloc_1MiB", case_alloc),
+    ("stream.tiny_fill", case_tiny_fill),
+    ("stream.handoff", case_handoff),
+    ("stream.pipeline", case_pipeline),
+]
+
+
+# ---- driver --------------------------------------------------------------------------------
+
+def selected(filters, name):
+    """As nd_bench: a substring of the case name, or a row name that starts with it."""
+    if not filters:
+        return True
+    return any(f in name or f.startswith(name + ".") for f in filters)
+
+
+def measure_ceiling(ctx):
+    n = (64 if ctx.quick else 256) << 20
+    src = random_f32(ctx, (n,))
+    dst = cp.empty_like(src)
+    nbytes = n * 4
+
+    def once():
+        cp.cuda.runtime.memcpyAsync(dst.data.ptr, src.data.ptr, nbytes,
+                                    cp.cuda.runtime.memcpyDeviceToDevice, ctx.stream.ptr)
+
+    med, mn = time_device(ctx, once)
+    ctx.copy_gbps = 2.0 * nbytes / (med * 1e-6) / 1e9
+    emit(ctx, None, "device", med, mn, ctx.reps, 2 * nbytes,
+         note="cudaMemcpyAsync D2D of %d MiB: the 100%% reference" % (nbytes >> 20))
+
+
+def run_case(ctx, name, fn):
+    ctx.case = name
+    first = len(ctx.rows)
+    try:
+        with ctx.stream:
+            fn(ctx)
+    except Exception as e:  # report and go on with the next case, as nd_bench does
+        sys.stderr.write("%s: %s: %s\n" % (name, type(e).__name__, e))
+        ctx.failures += 1
+        failed_msg = "CHECK FAILED" if isinstance(e, CaseFailed) else "FAILED (see stderr)"
+        for row in ctx.rows[first:]:
+            row["note"] = failed_msg
+        if len(ctx.rows) == first:
+            emit(ctx, None, "error", note=failed_msg)
+    try:
+        cp.cuda.Device().synchronize()
+    except Exception as e:
+        sys.stderr.write("%s: synchronize after the case: %s\n" % (name, e))
+    cp.get_default_memory_pool().free_all_blocks()
+    for row in ctx.rows[first:]:
+        print_row(row)
+        write_row(ctx, row)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description="The nd_bench cases in CuPy (see bench/README.md).")
+    p.add_argument("--out", help="also write the results as CSV to this file")
+    p.add_argument("--filter", action="append", default=[],
+                   help="run only cases whose name contains this (repeatable, comma-separated)")
+    p.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    p.add_argument("--reps", type=int, default=25, help="timed repetitions per device case")
+    p.add_argument("--warmup", type=int, default=3, help="untimed repetitions first")
+    p.add_argument("--list", action="store_true", help="print the case names and exit")
+    args = p.parse_args(argv)
+    args.filters = [f for item in args.filter for f in item.split(",") if f]
+    if args.reps < 1 or args.warmup < 0:
+        p.error("--reps must be >= 1 and --warmup >= 0")
+    return args
+
+
+def main(argv=None):
+    global cp
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.list:
+        for name, _ in CASES:
+            if selected(args.filters, name):
+                print(name)
+        return 0
+    try:
+        import cupy
+    except ImportError as e:
+        sys.stderr.write("cupy_bench.py: CuPy is not installed here (import cupy: %s); it needs CuPy "
+                         "and a CUDA GPU (e.g. pip install cupy-cuda13x). Nothing measured.\n" % e)
+        return 1
+    cp = cupy
+    try:
+        ndev = cp.cuda.runtime.getDeviceCount()
+    except Exception as e:
+        ndev, err = 0, e
+    else:
+        err = "0 devices"
+    if ndev == 0:
+        sys.stderr.write("cupy_bench.py: no CUDA device available (%s); nothing to measure, skipping\n" % err)
+        return 77
+
+    ctx = Ctx(args)
+    props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
+    dev_name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
+    rt = cp.cuda.runtime.runtimeGetVersion()
+    drv = cp.cuda.runtime.driverGetVersion()
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    ctx.stream = cp.cuda.Stream(non_blocking=True)
+    rng = np.random.default_rng(20250101)
+    block = rng.uniform(-1.0, 1.0, RAND_BLOCK).astype(np.float32)
+    block[block == 0] = 0.5
+    ctx.block = cp.asarray(block)
+
+    print("cupy_bench: CuPy %s on %s, CUDA runtime %d driver %d, %s%s" % (
+        cp.__version__, dev_name, rt, drv, date, " (quick)" if ctx.quick else ""))
+    print("timing: CUDA events, %d warm-up + median of %d runs; host cases: median of %d batches\n" % (
+        ctx.warmup, ctx.reps, ctx.host_batches))
+    if args.out:
+        ctx.outfile = open(args.out, "w", newline="")
+        for key, val in (("tool", "cupy_bench"), ("cupy", cp.__version__), ("device", dev_name),
+                         ("cuda_runtime", rt), ("cuda_driver", drv), ("date", date),
+                         ("quick", int(ctx.quick)), ("reps", ctx.reps)):
+            ctx.outfile.write("# %s: %s\n" % (key, val))
+        ctx.writer = csv.writer(ctx.outfile, lineterminator="\n")
+        ctx.writer.writerow(COLUMNS)
+    print_header()
+
+    run_case(ctx, "ceiling.memcpy_d2d", measure_ceiling)
+    for name, fn in CASES:
+        if selected(args.filters, name):
+            run_case(ctx, name, fn)
+
+    if ctx.outfile is not None:
+        ctx.outfile.write("# copy_gbps: %.2f\n" % ctx.copy_gbps)
+        ctx.outfile.close()
+    print("\n%d row(s), %d failure(s)%s" % (len(ctx.rows), ctx.failures,
+                                            ("; written to " + args.out) if args.out else ""))
+    return 1 if ctx.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
