@@ -45,9 +45,17 @@ static int tiny_bare_memset(bench_ctx *ctx, void *p) {
 
 /* Reads the single element back and compares (the fills must have happened). */
 static int tiny_expect(bench_ctx *ctx, const nd_array *a, float want) {
-  float got = NAN;
-  BENCH_ND(nd_array_to_host(a, &got, sizeof got));
-  if (got != want) return bench_fail(ctx, "check: element is %g, expected %g", (double)got, (double)want);
+  int64_t n = nd_array_size(a);
+  float *got = malloc((size_t)n * sizeof *got);
+  if (got == NULL) return bench_fail(ctx, "out of host memory");
+  nd_status st = nd_array_to_host(a, got, (size_t)n * sizeof *got);
+  int64_t bad = -1;
+  for (int64_t i = 0; st == ND_OK && i < n && bad < 0; i++)
+    if (got[i] != want) bad = i;
+  float seen = bad >= 0 ? got[bad] : want;
+  free(got);
+  BENCH_ND(st);
+  if (bad >= 0) return bench_fail(ctx, "check: element %lld is %g, expected %g", (long long)bad, (double)seen, (double)want);
   return 0;
 }
 

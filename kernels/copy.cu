@@ -3,9 +3,9 @@
  * Paths of nd_k_copy, chosen on the collapsed loop:
  * - same dtype, both sides contiguous: cudaMemcpyAsync (the copy engine's path, the
  *   reference for "copy bandwidth");
- * - same dtype, the last two dimensions transposed between the sides: a 32x32 shared-memory
- *   tile per block, so both the reads and the writes are coalesced (one row padded by one
- *   element to keep the column reads free of bank conflicts);
+ * - same dtype, the last two dimensions transposed between the sides: a 64x64 (32x32 for
+ *   16-byte items) shared-memory tile per block, so both the reads and the writes are
+ *   coalesced (rows padded by one element to keep the column reads free of bank conflicts);
  * - same dtype otherwise: one thread per element, moved as an integer of the item size;
  * - different dtypes, both contiguous: a typed kernel for the common float conversions,
  *   else the tagged-value path of convert.cuh;
@@ -53,14 +53,19 @@ __global__ void k_copy_same(nd_kloop L, nd_koperand d, nd_koperand s) {
   }
 }
 
-/* The last two loop dimensions (R, C): dst moves by item along C, src by item along R. */
-template <int N>
-__global__ void k_transpose(nd_kloop L, nd_koperand d, nd_koperand s, int64_t batches) {
+/* The last two loop dimensions (R, C): dst moves by item along C, src by item along R. Each
+ * block moves a TILE x TILE tile through shared memory with 32 x 8 threads, so every thread
+ * has TILE*TILE/256 loads in flight before its first store; the +1 column of padding keeps the
+ * transposed shared-memory reads free of bank conflicts. */
+template <int N, int TILE>
+__global__ void __launch_bounds__(256) k_transpose(nd_kloop L, nd_koperand d, nd_koperand s, int64_t batches) {
   typedef typename nd_bytes<N>::type T;
-  __shared__ T tile[32][33];
+  __shared__ T tile[TILE][TILE + 1];
   const int nd = L.ndim;
   const int64_t R = L.shape[nd - 2], C = L.shape[nd - 1];
-  const int64_t r0 = (int64_t)blockIdx.y * 32, c0 = (int64_t)blockIdx.x * 32;
+  const int64_t r0 = (int64_t)blockIdx.y * TILE, c0 = (int64_t)blockIdx.x * TILE;
+  const int64_t sR = s.strides[nd - 2], sC = s.strides[nd - 1];
+  const int64_t dR = d.strides[nd - 2], dC = d.strides[nd - 1];
   for (int64_t b = blockIdx.z; b < batches; b += gridDim.z) {
     int64_t od = 0, os = 0, rem = b;
     for (int k = nd - 3; k >= 0; --k) {
@@ -71,15 +76,21 @@ __global__ void k_transpose(nd_kloop L, nd_koperand d, nd_koperand s, int64_t ba
     }
     const char *sp = s.data + os;
     char *dp = d.data + od;
-    for (int j = threadIdx.y; j < 32; j += 8) {
-      int64_t r = r0 + threadIdx.x, c = c0 + j;
-      if (r < R && c < C) tile[threadIdx.x][j] = *(const T *)(sp + r * s.strides[nd - 2] + c * s.strides[nd - 1]);
-    }
+#pragma unroll
+    for (int a = 0; a < TILE; a += 32)
+#pragma unroll
+      for (int j = threadIdx.y; j < TILE; j += 8) {
+        int64_t r = r0 + threadIdx.x + a, c = c0 + j;
+        if (r < R && c < C) tile[threadIdx.x + a][j] = *(const T *)(sp + r * sR + c * sC);
+      }
     __syncthreads();
-    for (int j = threadIdx.y; j < 32; j += 8) {
-      int64_t r = r0 + j, c = c0 + threadIdx.x;
-      if (r < R && c < C) *(T *)(dp + r * d.strides[nd - 2] + c * d.strides[nd - 1]) = tile[j][threadIdx.x];
-    }
+#pragma unroll
+    for (int a = 0; a < TILE; a += 32)
+#pragma unroll
+      for (int j = threadIdx.y; j < TILE; j += 8) {
+        int64_t r = r0 + j, c = c0 + threadIdx.x + a;
+        if (r < R && c < C) *(T *)(dp + r * dR + c * dC) = tile[j][threadIdx.x + a];
+      }
     __syncthreads();
   }
 }
@@ -113,19 +124,43 @@ __device__ __forceinline__ float nd_cvt<__half, float>(__half x) {
   return __half2float(x);
 }
 
-/* Four elements per thread per step: independent loads in flight hide memory latency. */
+/* Raw storage of four elements, aligned for the widest single access (16 bytes): float32
+ * groups load as one float4, float64 groups as two 16-byte halves. */
+template <typename T>
+struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) nd_vec4 {
+  T v[4];
+};
+
+/* Groups of four elements per thread and step, two groups in flight: 16-byte loads and
+ * stores keep the memory system saturated. Requires 4-element alignment of both pointers
+ * (checked by the launcher); the tail is done by a scalar loop. */
 template <typename S, typename D>
 __global__ void k_convert_typed(int64_t n, D *__restrict__ dst, const S *__restrict__ src) {
+  const int64_t groups = n / 4;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < n; i += 4 * stride) {
-    S a = src[i], b = src[i + stride], c = src[i + 2 * stride], e = src[i + 3 * stride];
-    dst[i] = nd_cvt<S, D>(a);
-    dst[i + stride] = nd_cvt<S, D>(b);
-    dst[i + 2 * stride] = nd_cvt<S, D>(c);
-    dst[i + 3 * stride] = nd_cvt<S, D>(e);
+  const nd_vec4<S> *vs = reinterpret_cast<const nd_vec4<S> *>(src);
+  nd_vec4<D> *vd = reinterpret_cast<nd_vec4<D> *>(dst);
+  int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  for (; g + stride < groups; g += 2 * stride) {
+    nd_vec4<S> a = vs[g], b = vs[g + stride];
+    nd_vec4<D> x, y;
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      x.v[k] = nd_cvt<S, D>(a.v[k]);
+      y.v[k] = nd_cvt<S, D>(b.v[k]);
+    }
+    vd[g] = x;
+    vd[g + stride] = y;
   }
-  for (; i < n; i += stride) dst[i] = nd_cvt<S, D>(src[i]);
+  for (; g < groups; g += stride) {
+    nd_vec4<S> a = vs[g];
+    nd_vec4<D> x;
+#pragma unroll
+    for (int k = 0; k < 4; k++) x.v[k] = nd_cvt<S, D>(a.v[k]);
+    vd[g] = x;
+  }
+  for (int64_t i = groups * 4 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride)
+    dst[i] = nd_cvt<S, D>(src[i]);
 }
 
 template <int N>
@@ -161,7 +196,9 @@ __global__ void k_sequence(char *dst, int dt, int sz, int64_t n, double start, d
     v.i = 0;
     v.u = 0;
     v.im = 0;
-    v.re = (set_last && i == n - 1) ? last : start + (double)i * step;
+    /* Two roundings, as NumPy computes start + i * step: the _rn intrinsics keep nvcc from
+     * contracting them into one fma, whose single rounding gives different last bits. */
+    v.re = (set_last && i == n - 1) ? last : __dadd_rn(start, __dmul_rn((double)i, step));
     if (floor_int) v.re = floor(v.re);
     nd_store(dt, dst + i * sz, v);
   }
@@ -185,8 +222,13 @@ bool nd_is_contig(const nd_kloop *L, const nd_koperand *o, int itemsize) {
 }
 
 template <typename S, typename D>
-nd_status nd_launch_typed(int64_t n, char *d, const char *s, cudaStream_t st) {
-  k_convert_typed<S, D><<<nd_k_blocks(n, ND_K_THREADS), ND_K_THREADS, 0, st>>>(n, (D *)d, (const S *)s);
+nd_status nd_launch_typed(int64_t n, char *d, const char *s, cudaStream_t st, bool *done) {
+  if ((uintptr_t)s % alignof(nd_vec4<S>) != 0 || (uintptr_t)d % alignof(nd_vec4<D>) != 0) {
+    *done = false; /* misaligned views take the general path */
+    return ND_OK;
+  }
+  *done = true;
+  k_convert_typed<S, D><<<nd_k_blocks(n / 4 + 1, ND_K_THREADS), ND_K_THREADS, 0, st>>>(n, (D *)d, (const S *)s);
   return ND_K_LAUNCHED();
 }
 
@@ -194,10 +236,11 @@ nd_status nd_launch_typed(int64_t n, char *d, const char *s, cudaStream_t st) {
  * the tagged path. Returns 0 when the pair has no typed kernel. */
 int nd_try_typed(int sdt, int ddt, int64_t n, char *d, const char *s, cudaStream_t st,
                  nd_status *out) {
-#define ND__PAIR(a, b, S, D) \
-  if (sdt == a && ddt == b) { \
-    *out = nd_launch_typed<S, D>(n, d, s, st); \
-    return 1; \
+#define ND__PAIR(a, b, S, D)                              \
+  if (sdt == a && ddt == b) {                             \
+    bool done = false;                                    \
+    *out = nd_launch_typed<S, D>(n, d, s, st, &done);     \
+    return done;                                          \
   }
   ND__PAIR(10, 11, float, double)
   ND__PAIR(11, 10, double, float)
@@ -228,15 +271,19 @@ extern "C" nd_status nd_k_copy(const nd_kloop *L, const nd_koperand *d, const nd
         s->strides[nd - 1] != dsz && L->shape[nd - 2] >= 8 && L->shape[nd - 1] >= 8 &&
         (L->shape[nd - 2] + 31) / 32 <= 65535 && (dsz == 4 || dsz == 8 || dsz == 2 || dsz == 1 || dsz == 16)) {
       int64_t batches = L->count / (L->shape[nd - 2] * L->shape[nd - 1]);
-      dim3 grid((unsigned)((L->shape[nd - 1] + 31) / 32), (unsigned)((L->shape[nd - 2] + 31) / 32),
+      /* 64-wide tiles for items up to 8 bytes (33 KB of shared memory at 8), 32-wide for
+       * 16-byte items. */
+      const int tile = dsz <= 8 ? 64 : 32;
+      dim3 grid((unsigned)((L->shape[nd - 1] + tile - 1) / tile),
+                (unsigned)((L->shape[nd - 2] + tile - 1) / tile),
                 (unsigned)(batches < 65535 ? batches : 65535));
       dim3 block(32, 8);
       switch (dsz) {
-        case 1: k_transpose<1><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        case 2: k_transpose<2><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        case 4: k_transpose<4><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        case 8: k_transpose<8><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        default: k_transpose<16><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 1: k_transpose<1, 64><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 2: k_transpose<2, 64><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 4: k_transpose<4, 64><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 8: k_transpose<8, 64><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        default: k_transpose<16, 32><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
       }
       return ND_K_LAUNCHED();
     }

@@ -1,9 +1,15 @@
 /* The per-device stream-ordered pool, device buffers, limits, statistics, pinned memory.
  *
  * Each device gets its own cudaMemPool_t (not the device's default pool, so that other
- * libraries in the process keep their own settings) with an unlimited release threshold:
- * freed memory stays cached in the pool and the next allocation of a similar size costs no
- * driver call. bytes_in_use counts what live buffers hold; the optional limit caps it. */
+ * libraries in the process keep their own settings) with an unlimited release threshold, so
+ * freed memory stays with the pool. In front of it sits a small cache of freed blocks keyed
+ * by size class and by the stream that used them last: an allocation on that same stream
+ * takes the block back with no driver call at all, which is what keeps a warm allocation
+ * under a microsecond (cudaMallocFromPoolAsync alone costs about that much). Stream order
+ * makes that reuse safe without any wait: every earlier use of the block was ordered on that
+ * stream when it was freed. Blocks are not cached while a stream is being captured into a
+ * graph (their memory may belong to the graph). bytes_in_use counts what live buffers hold;
+ * the optional limit caps it. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,9 +23,26 @@
 
 #define ND__MAX_DEVICES 64
 
+/* Size classes: 512 bytes, then four classes per power of two (2^k * 1.25, 1.5, 1.75, 2),
+ * so a block is at most 25% larger than asked. Blocks above ND__CACHE_MAX_BLOCK go straight
+ * to the pool, and the cache holds at most ND__CACHE_MAX_BYTES per device. */
+#define ND__CACHE_MAX_BLOCK ((int64_t)256 << 20)
+#define ND__CACHE_MAX_BYTES ((int64_t)2 << 30)
+#define ND__CACHE_CLASSES 80
+
+typedef struct nd__cached {
+  void *ptr;
+  nd_stream *stream; /* holds a reference */
+  struct nd__cached *next;
+} nd__cached;
+
 typedef struct nd__device_pool {
   int ready;
   cudaMemPool_t pool;
+  pthread_mutex_t cache_lock;
+  nd__cached *bins[ND__CACHE_CLASSES];
+  nd__cached *spare; /* recycled list nodes */
+  int64_t cached_bytes;
   int64_t total_memory;
   int64_t limit; /* 0: none */
   atomic_llong in_use;
@@ -76,6 +99,7 @@ static nd_status nd__pool_get(const char *fn, int device, nd__device_pool **out)
     if (st == ND_OK && cur != device) st = ND_CUDA(cudaSetDevice(device));
     if (st == ND_OK) st = ND_CUDA(cudaMemGetInfo(&free_b, &total_b));
     if (st == ND_OK) st = ND_CUDA(cudaMemPoolCreate(&p->pool, &props));
+    if (st == ND_OK) pthread_mutex_init(&p->cache_lock, NULL);
     if (st == ND_OK) {
       uint64_t threshold = UINT64_MAX;
       st = ND_CUDA(cudaMemPoolSetAttribute(p->pool, cudaMemPoolAttrReleaseThreshold, &threshold));
@@ -122,6 +146,111 @@ static nd_status nd__oom(const char *fn, nd__device_pool *p, int device, int64_t
                    p->limit ? " (ND_GPU_MEMORY_LIMIT)" : "");
 }
 
+/* The size class of a request: its index and the bytes a block of that class holds. */
+static int nd__size_class(int64_t n, int64_t *size) {
+  if (n <= 512) {
+    *size = 512;
+    return 0;
+  }
+  int k = 63 - __builtin_clzll((unsigned long long)(n - 1)); /* 2^k < n <= 2^(k+1) */
+  int64_t base = (int64_t)1 << k, step = base >> 2;
+  int64_t q = (n - base + step - 1) / step; /* 1..4 */
+  *size = base + q * step;
+  return (k - 9) * 4 + (int)q;
+}
+
+static int64_t nd__class_bytes(int cls) {
+  if (cls == 0) return 512;
+  int k = (cls - 1) / 4 + 9, q = (cls - 1) % 4 + 1;
+  int64_t base = (int64_t)1 << k;
+  return base + q * (base >> 2);
+}
+
+static int nd__capturing(nd_stream *s) {
+  enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing((cudaStream_t)s->cu, &cap) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 1; /* unknown: be safe */
+  }
+  return cap != cudaStreamCaptureStatusNone;
+}
+
+/* Takes a block of class cls last used on s, or returns NULL. */
+static void *nd__cache_take(nd__device_pool *p, int cls, int64_t size, nd_stream *s) {
+  void *ptr = NULL;
+  nd_stream *old = NULL;
+  pthread_mutex_lock(&p->cache_lock);
+  for (nd__cached **pp = &p->bins[cls]; *pp != NULL; pp = &(*pp)->next)
+    if ((*pp)->stream == s) {
+      nd__cached *c = *pp;
+      *pp = c->next;
+      ptr = c->ptr;
+      old = c->stream;
+      c->next = p->spare;
+      p->spare = c;
+      p->cached_bytes -= size;
+      break;
+    }
+  pthread_mutex_unlock(&p->cache_lock);
+  if (old != NULL) nd__stream_release(old);
+  return ptr;
+}
+
+/* Keeps a freed block for reuse on s; returns 0 when the cache is full. */
+static int nd__cache_put(nd__device_pool *p, int cls, int64_t size, void *ptr, nd_stream *s) {
+  int kept = 0;
+  pthread_mutex_lock(&p->cache_lock);
+  if (p->cached_bytes + size <= ND__CACHE_MAX_BYTES) {
+    nd__cached *c = p->spare;
+    if (c != NULL) p->spare = c->next;
+    else c = malloc(sizeof *c);
+    if (c != NULL) {
+      nd__stream_retain(s);
+      c->ptr = ptr;
+      c->stream = s;
+      c->next = p->bins[cls];
+      p->bins[cls] = c;
+      p->cached_bytes += size;
+      kept = 1;
+    }
+  }
+  pthread_mutex_unlock(&p->cache_lock);
+  return kept;
+}
+
+/* Returns cached blocks to the pool: those of stream `only` (freed on it), or all of them
+ * when only is NULL (the caller has synchronised the device, so the legacy stream will do). */
+static void nd__cache_flush(nd__device_pool *p, nd_stream *only) {
+  nd__cached *drop = NULL;
+  pthread_mutex_lock(&p->cache_lock);
+  for (int cls = 0; cls < ND__CACHE_CLASSES; cls++)
+    for (nd__cached **pp = &p->bins[cls]; *pp != NULL;) {
+      nd__cached *c = *pp;
+      if (only == NULL || c->stream == only) {
+        *pp = c->next;
+        c->next = drop;
+        drop = c;
+        p->cached_bytes -= nd__class_bytes(cls);
+      } else {
+        pp = &c->next;
+      }
+    }
+  pthread_mutex_unlock(&p->cache_lock);
+  while (drop != NULL) {
+    nd__cached *c = drop;
+    drop = c->next;
+    (void)cudaFreeAsync(c->ptr, only != NULL ? (cudaStream_t)c->stream->cu : cudaStreamLegacy);
+    (void)cudaGetLastError();
+    nd__stream_release(c->stream);
+    free(c);
+  }
+}
+
+void nd__cache_forget_stream(nd_stream *s) {
+  if (s->device >= 0 && s->device < ND__MAX_DEVICES && nd__pools[s->device].ready)
+    nd__cache_flush(&nd__pools[s->device], s);
+}
+
 nd_status nd__buffer_alloc(const char *fn, int device, nd_stream *s, int64_t nbytes,
                            nd__buffer **out) {
   nd__device_pool *p;
@@ -138,8 +267,15 @@ nd_status nd__buffer_alloc(const char *fn, int device, nd_stream *s, int64_t nby
     return nd__error(ND_ERR_OUT_OF_MEMORY, "%s: no host memory for a buffer header", fn);
   }
   void *ptr = NULL;
-  if (nbytes > 0) {
-    cudaError_t e = cudaMallocFromPoolAsync(&ptr, (size_t)nbytes, p->pool, (cudaStream_t)s->cu);
+  int64_t capacity = 0, request = nbytes;
+  int cls = -1;
+  if (nbytes > 0 && nbytes <= ND__CACHE_MAX_BLOCK && !nd__capturing(s)) {
+    cls = nd__size_class(nbytes, &capacity);
+    request = capacity;
+    ptr = nd__cache_take(p, cls, capacity, s);
+  }
+  if (nbytes > 0 && ptr == NULL) {
+    cudaError_t e = cudaMallocFromPoolAsync(&ptr, (size_t)request, p->pool, (cudaStream_t)s->cu);
     if (e == cudaErrorMemoryAllocation) {
       /* Memory freed on other streams may still be pending, and the pool may hold cached
        * blocks of the wrong sizes: let pending frees finish (unless the stream is being
@@ -147,10 +283,13 @@ nd_status nd__buffer_alloc(const char *fn, int device, nd_stream *s, int64_t nby
       (void)cudaGetLastError();
       enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
       (void)cudaStreamIsCapturing((cudaStream_t)s->cu, &cap);
-      if (cap == cudaStreamCaptureStatusNone) (void)cudaDeviceSynchronize();
+      if (cap == cudaStreamCaptureStatusNone) {
+        (void)cudaDeviceSynchronize();
+        nd__cache_flush(p, NULL);
+      }
       (void)cudaMemPoolTrimTo(p->pool, 0);
       (void)cudaGetLastError();
-      e = cudaMallocFromPoolAsync(&ptr, (size_t)nbytes, p->pool, (cudaStream_t)s->cu);
+      e = cudaMallocFromPoolAsync(&ptr, (size_t)request, p->pool, (cudaStream_t)s->cu);
     }
     if (e != cudaSuccess) {
       (void)cudaGetLastError();
@@ -169,6 +308,7 @@ nd_status nd__buffer_alloc(const char *fn, int device, nd_stream *s, int64_t nby
   atomic_init(&b->refs, 1);
   b->ptr = ptr;
   b->nbytes = nbytes;
+  b->capacity = capacity;
   b->device = device;
   b->kind = ND__BUF_POOL;
   b->release = NULL;
@@ -187,6 +327,7 @@ nd_status nd__buffer_wrap(const char *fn, void *ptr, int64_t nbytes, int device,
   atomic_init(&b->refs, 1);
   b->ptr = ptr;
   b->nbytes = nbytes;
+  b->capacity = 0;
   b->device = device;
   b->kind = ND__BUF_FOREIGN;
   b->release = release;
@@ -215,10 +356,16 @@ void nd__buffer_release(nd__buffer *b) {
       s = nd__stream_current_for(b->device);
       if (s != NULL) (void)nd__hazard_prepare(&b->hz, s, ND__WRITE);
     }
-    if (s != NULL) (void)cudaFreeAsync(b->ptr, (cudaStream_t)s->cu);
-    else (void)cudaFree(b->ptr);
-    (void)cudaGetLastError();
     nd__device_pool *p = &nd__pools[b->device];
+    int64_t size = 0;
+    int kept = 0;
+    if (s != NULL && b->capacity > 0 && !nd__capturing(s))
+      kept = nd__cache_put(p, nd__size_class(b->capacity, &size), b->capacity, b->ptr, s);
+    if (!kept) {
+      if (s != NULL) (void)cudaFreeAsync(b->ptr, (cudaStream_t)s->cu);
+      else (void)cudaFree(b->ptr);
+      (void)cudaGetLastError();
+    }
     atomic_fetch_sub(&p->in_use, b->nbytes);
     atomic_fetch_sub(&p->count, 1);
   } else {
@@ -256,6 +403,8 @@ nd_status nd_memory_stats_get(int device, nd_memory_stats *out) {
 nd_status nd_memory_release_cached(int device) {
   nd__device_pool *p;
   ND_TRY(nd__device_arg("nd_memory_release_cached", device, &p));
+  ND_TRY(ND_CUDA(cudaDeviceSynchronize()));
+  nd__cache_flush(p, NULL);
   ND_TRY(ND_CUDA(cudaDeviceSynchronize()));
   return ND_CUDA(cudaMemPoolTrimTo(p->pool, 0));
 }

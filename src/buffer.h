@@ -23,6 +23,7 @@ typedef struct nd__buffer {
   atomic_long refs;
   void *ptr;
   int64_t nbytes;
+  int64_t capacity; /* bytes actually reserved (a size class), 0 when not cacheable */
   int device;
   int kind;
   nd__release_fn release;
@@ -48,6 +49,9 @@ void nd__buffer_retain(nd__buffer *b);
  * streams used it, on the current stream after waiting for all of them), so the pool cannot
  * hand the memory out again before those uses finish. */
 void nd__buffer_release(nd__buffer *b);
+
+/* Frees the cached blocks that were last used on s (called before s is destroyed). */
+void nd__cache_forget_stream(nd_stream *s);
 
 #ifdef __cplusplus
 }

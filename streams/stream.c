@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "src/buffer.h"
 #include "streams/stream_internal.h"
 
 #define ND__MAX_DEVICES 64
@@ -208,8 +209,10 @@ nd_status nd_stream_destroy(nd_stream *s) {
         return nd__error(ND_ERR_STREAM, "nd_stream_destroy: stream %llu is on the calling "
                          "thread's current-stream stack (depth %d); pop it first",
                          (unsigned long long)s->id, i + 1);
-  /* The final record covers all work, so buffers that remember the stream can still be
-   * ordered after it once the CUDA stream is gone. */
+  /* Cached blocks last used on s go back to the pool while s still exists. The final record
+   * covers all work, so buffers that remember the stream can still be ordered after it once
+   * the CUDA stream is gone. */
+  nd__cache_forget_stream(s);
   nd_status st = nd__stream_retire(s);
   if (s->kind == ND__STREAM_OWNED) {
     nd_status st2 = ND_CUDA(cudaStreamDestroy((cudaStream_t)s->cu));
