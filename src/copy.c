@@ -105,8 +105,9 @@ nd_status nd_copyto(nd_array *dst, const nd_array *src, nd_casting casting) {
                      "according to the rule '%s'", fn, nd_dtype_name(src->dtype),
                      nd_dtype_name(dst->dtype), nd_casting_name(casting));
   nd_array *b;
-  ND_TRY(nd_array_broadcast_to(src, dst->ndim, dst->shape, &b));
-  nd_status st = nd__assign(fn, dst, b);
+  nd_status st = nd_array_broadcast_to(src, dst->ndim, dst->shape, &b);
+  if (st != ND_OK) return nd__error_context(st, fn);
+  st = nd__assign(fn, dst, b);
   nd_array_release(b);
   return st;
 }

@@ -62,26 +62,36 @@ nd_status nd_ones(int ndim, const int64_t *shape, nd_dtype dtype, nd_array **out
   return nd__filled("nd_ones", a, nd_scalar_int(1), out);
 }
 
-nd_status nd_empty_like(const nd_array *proto, nd_dtype dtype, nd_array **out) {
-  ND_CHECK_NULL("nd_empty_like", proto);
-  ND_CHECK_NULL("nd_empty_like", out);
+/* The _like forms share these two, so that each error names the function the caller used. */
+static nd_status nd__empty_like(const char *fn, const nd_array *proto, nd_dtype dtype, nd_array **out) {
+  ND_CHECK_NULL(fn, proto);
+  ND_CHECK_NULL(fn, out);
   nd_dtype dt = nd__default_dtype(dtype, proto->dtype);
-  ND_TRY(nd__check_dtype("nd_empty_like", "dtype", dt));
-  return nd__array_alloc_like("nd_empty_like", proto, dt, out);
+  ND_TRY(nd__check_dtype(fn, "dtype", dt));
+  return nd__array_alloc_like(fn, proto, dt, out);
+}
+
+static nd_status nd__full_like(const char *fn, const nd_array *proto, nd_scalar value, nd_dtype dtype,
+                               nd_array **out) {
+  nd_array *a;
+  ND_TRY(nd__empty_like(fn, proto, dtype, &a));
+  return nd__filled(fn, a, value, out);
+}
+
+nd_status nd_empty_like(const nd_array *proto, nd_dtype dtype, nd_array **out) {
+  return nd__empty_like("nd_empty_like", proto, dtype, out);
 }
 
 nd_status nd_full_like(const nd_array *proto, nd_scalar value, nd_dtype dtype, nd_array **out) {
-  nd_array *a;
-  ND_TRY(nd_empty_like(proto, dtype, &a));
-  return nd__filled("nd_full_like", a, value, out);
+  return nd__full_like("nd_full_like", proto, value, dtype, out);
 }
 
 nd_status nd_zeros_like(const nd_array *proto, nd_dtype dtype, nd_array **out) {
-  return nd_full_like(proto, nd_scalar_int(0), dtype, out);
+  return nd__full_like("nd_zeros_like", proto, nd_scalar_int(0), dtype, out);
 }
 
 nd_status nd_ones_like(const nd_array *proto, nd_dtype dtype, nd_array **out) {
-  return nd_full_like(proto, nd_scalar_int(1), dtype, out);
+  return nd__full_like("nd_ones_like", proto, nd_scalar_int(1), dtype, out);
 }
 
 /* Runs a sequence kernel into a fresh 1-d array of n elements. */
@@ -120,7 +130,41 @@ nd_status nd_arange(double start, double stop, double step, nd_dtype dtype, nd_a
   double len = ceil((stop - start) / step);
   if (!(len > 0)) len = 0;
   if (len > 9.2e18) return nd__error(ND_ERR_OVERFLOW, "%s: length %g is too large", fn, len);
-  return nd__sequence(fn, (int64_t)len, dtype, 0, 0, 0, start, step, 0, 0, 0, out);
+  /* NumPy fills an arange from its first two elements, start and start + step converted to
+   * the dtype: element i is v0 + i * (v1 - v0) in the dtype's arithmetic. For integer dtypes
+   * that is an exact integer sequence (np.arange(0.5, 5, 1.5, dtype=int) is 0, 2, 4, not
+   * 0, 2, 3); for float64 the step is (start + step) - start, which can differ from step in
+   * the last bits (np.arange(1, 2, 0.1)[-1] is 1.9000000000000008), and the second element
+   * is start + step itself. float32/float16/complex64 are computed in double and rounded
+   * once, which can differ by an ulp from NumPy's arithmetic in the narrow type. */
+  char kind = nd_dtype_kind(dtype);
+  if (kind == 'i' || kind == 'u' || kind == 'b') {
+    nd_kscalar b0, b1;
+    int64_t v0, v1;
+    nd__scalar_to_bytes(nd_scalar_float(start), ND_INT64, &b0);
+    nd__scalar_to_bytes(nd_scalar_float(start + step), ND_INT64, &b1);
+    memcpy(&v0, b0.bytes, sizeof v0);
+    memcpy(&v1, b1.bytes, sizeof v1);
+    return nd__sequence(fn, (int64_t)len, dtype, 1, v0, (int64_t)((uint64_t)v1 - (uint64_t)v0), 0, 0,
+                        0, 0, 0, out);
+  }
+  double delta = (start + step) - start;
+  nd_array *a;
+  ND_TRY(nd__sequence(fn, (int64_t)len, dtype, 0, 0, 0, start, delta, 0, 0, 0, &a));
+  if (len >= 2 && start + delta != start + step) {
+    nd_array *second;
+    nd_status st = nd_array_index(a, 0, 1, &second);
+    if (st == ND_OK) {
+      st = nd_array_fill(second, nd_scalar_float(start + step));
+      nd_array_release(second);
+    }
+    if (st != ND_OK) {
+      nd_array_release(a);
+      return nd__error_context(st, fn);
+    }
+  }
+  *out = a;
+  return ND_OK;
 }
 
 nd_status nd_arange_int(int64_t start, int64_t stop, int64_t step, nd_dtype dtype, nd_array **out) {
@@ -159,8 +203,9 @@ nd_status nd_eye(int64_t n, int64_t m, int64_t k, nd_dtype dtype, nd_array **out
   if (n < 0) return nd__error(ND_ERR_VALUE, "%s: negative dimensions are not allowed (N = %lld)", fn, (long long)n);
   int64_t shape[2] = {n, m};
   nd_array *a, *d;
-  ND_TRY(nd_zeros(2, shape, nd__default_dtype(dtype, ND_FLOAT64), &a));
-  nd_status st = nd_array_diagonal(a, k, 0, 1, &d);
+  nd_status st = nd_zeros(2, shape, nd__default_dtype(dtype, ND_FLOAT64), &a);
+  if (st != ND_OK) return nd__error_context(st, fn);
+  st = nd_array_diagonal(a, k, 0, 1, &d);
   if (st == ND_OK) {
     d->writeable = 1; /* our own fresh array: the diagonal is safe to write */
     st = nd_array_fill(d, nd_scalar_int(1));
@@ -175,7 +220,8 @@ nd_status nd_eye(int64_t n, int64_t m, int64_t k, nd_dtype dtype, nd_array **out
 }
 
 nd_status nd_identity(int64_t n, nd_dtype dtype, nd_array **out) {
-  return nd_eye(n, n, 0, dtype, out);
+  nd_status st = nd_eye(n, n, 0, dtype, out);
+  return st == ND_OK ? st : nd__error_context(st, "nd_identity");
 }
 
 static nd_status nd__mask(const char *fn, nd_array *a, int lower, int64_t k) {
@@ -225,8 +271,9 @@ nd_status nd_tri(int64_t n, int64_t m, int64_t k, nd_dtype dtype, nd_array **out
   if (n < 0) return nd__error(ND_ERR_VALUE, "%s: negative dimensions are not allowed (N = %lld)", fn, (long long)n);
   int64_t shape[2] = {n, m};
   nd_array *a;
-  ND_TRY(nd_ones(2, shape, nd__default_dtype(dtype, ND_FLOAT64), &a));
-  nd_status st = nd__mask(fn, a, 1, k);
+  nd_status st = nd_ones(2, shape, nd__default_dtype(dtype, ND_FLOAT64), &a);
+  if (st != ND_OK) return nd__error_context(st, fn);
+  st = nd__mask(fn, a, 1, k);
   if (st != ND_OK) {
     nd_array_release(a);
     return st;
