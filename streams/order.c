@@ -82,7 +82,8 @@ uint64_t nd__stream_commit(nd_stream *s) {
   uint64_t seq = atomic_fetch_add_explicit(&s->seq, 1, memory_order_acq_rel) + 1;
   if (s->eager && nd__auto_events()) {
     pthread_mutex_lock(&s->lock);
-    /* A failure here surfaces at the next hand-off, which records again. */
+    /* A failure here surfaces at the next hand-off: the owner's records again, another
+     * thread's reports an error (see nd__stream_cover). */
     (void)nd__stream_record_locked(s);
     pthread_mutex_unlock(&s->lock);
   }
@@ -120,6 +121,14 @@ static nd_status nd__stream_cover(nd_stream *producer, uint64_t seq, uint64_t *c
       st = nd__error(ND_ERR_INTERNAL, "nd__stream_order: destroyed stream %llu has no record "
                      "covering operation %llu", (unsigned long long)producer->id,
                      (unsigned long long)seq);
+    } else if (producer->eager && producer->owner != nd__thread_self()) {
+      /* A per-thread stream's handle means the calling thread's own per-thread stream, so a
+       * record made here would land on another stream and order nothing. Its commits record
+       * eagerly; a missing record means that one failed (or ordering was off when it
+       * committed), which must be reported rather than turned into a silent race. */
+      st = nd__error(ND_ERR_INTERNAL, "nd__stream_order: per-thread stream %llu of another "
+                     "thread has no record covering operation %llu",
+                     (unsigned long long)producer->id, (unsigned long long)seq);
     } else {
       st = nd__stream_record_locked(producer);
     }
