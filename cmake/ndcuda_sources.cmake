@@ -23,3 +23,8 @@ set(NDCUDA_SOURCES
   kernels/launch.cu
   kernels/copy.cu
 )
+# linalg: products, inverse and solve, decompositions, norms
+list(APPEND NDCUDA_SOURCES
+  linalg/plan.c linalg/handles.c linalg/util.c linalg/matmul.c linalg/products.c linalg/inv.c
+  linalg/decomp.c linalg/norm.c
+  linalg/small_gj.cu linalg/medium_gj.cu linalg/aux.cu)

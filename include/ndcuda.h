@@ -15,5 +15,6 @@
 #include "ndcuda/stream.h"
 #include "ndcuda/memory.h"
 #include "ndcuda/array.h"
+#include "ndcuda/linalg.h"
 
 #endif /* NDCUDA_H */

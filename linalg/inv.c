@@ -1,0 +1,528 @@
+/* Inverse, solve, det and slogdet.
+ *
+ * Dispatch on the matrix order n (see small_gj.cu and medium_gj.cu for the kernels):
+ * - n <= 32: the fused Gauss-Jordan kernel, one launch for the whole batch (inv, solve, det);
+ * - 32 < n <= 128 (complex128: 64): the block-per-matrix Gauss-Jordan kernel (inv, det); solve
+ *   multiplies that inverse with b through cuBLAS;
+ * - larger: cuSOLVER getrf per matrix, then getrs (inverse: against identities written
+ *   straight into the result; solve: against a column-major copy of b) or the LU diagonal.
+ *
+ * Row-major data seen by the column-major library is the transpose: getrf of the buffer of A
+ * factors A^T, so getrs with CUBLAS_OP_N against I yields inv(A^T) column-major, which read
+ * row-major is inv(A); solve uses CUBLAS_OP_T to solve with A itself. */
+#include <limits.h>
+#include <string.h>
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cusolverDn.h>
+
+#include "linalg/kernels.h"
+#include "linalg/linalg_internal.h"
+#include "linalg/products.h"
+
+/* ---- cuSOLVER by dtype ---------------------------------------------------------------------- */
+
+static cusolverStatus_t nd__getrf_bs(cusolverDnHandle_t h, nd_dtype dt, int n, void *a, int *lwork) {
+  switch (dt) {
+    case ND_FLOAT32: return cusolverDnSgetrf_bufferSize(h, n, n, a, n, lwork);
+    case ND_FLOAT64: return cusolverDnDgetrf_bufferSize(h, n, n, a, n, lwork);
+    case ND_COMPLEX64: return cusolverDnCgetrf_bufferSize(h, n, n, a, n, lwork);
+    default: return cusolverDnZgetrf_bufferSize(h, n, n, a, n, lwork);
+  }
+}
+
+static cusolverStatus_t nd__getrf(cusolverDnHandle_t h, nd_dtype dt, int n, void *a, void *work,
+                                  int *ipiv, int *info) {
+  switch (dt) {
+    case ND_FLOAT32: return cusolverDnSgetrf(h, n, n, a, n, work, ipiv, info);
+    case ND_FLOAT64: return cusolverDnDgetrf(h, n, n, a, n, work, ipiv, info);
+    case ND_COMPLEX64: return cusolverDnCgetrf(h, n, n, a, n, work, ipiv, info);
+    default: return cusolverDnZgetrf(h, n, n, a, n, work, ipiv, info);
+  }
+}
+
+static cusolverStatus_t nd__getrs(cusolverDnHandle_t h, nd_dtype dt, cublasOperation_t op, int n,
+                                  int nrhs, const void *a, const int *ipiv, void *b, int ldb, int *info) {
+  switch (dt) {
+    case ND_FLOAT32: return cusolverDnSgetrs(h, op, n, nrhs, a, n, ipiv, b, ldb, info);
+    case ND_FLOAT64: return cusolverDnDgetrs(h, op, n, nrhs, a, n, ipiv, b, ldb, info);
+    case ND_COMPLEX64: return cusolverDnCgetrs(h, op, n, nrhs, a, n, ipiv, b, ldb, info);
+    default: return cusolverDnZgetrs(h, op, n, nrhs, a, n, ipiv, b, ldb, info);
+  }
+}
+
+/* ---- shared preparation --------------------------------------------------------------------- */
+
+static void *nd__data(const nd_array *a) { return a ? (char *)a->buf->ptr + a->offset : NULL; }
+
+/* A batch operand (batch dims, then the two matrix dims) as a kernel matrix of dtype: used
+ * directly when its batch dims fold into one stride, else through a C-contiguous copy. */
+static nd_status nd__prep_mat(const char *fn, const nd_array *a, nd_dtype dt, nd_array **keep,
+                              nd_lk_mat *m) {
+  int64_t es[ND_MAXDIMS], bs;
+  const int nd = a->ndim;
+  nd_array *x;
+  if (a->dtype == dt && nd__elem_strides(a, es) && nd__batch_single_stride(nd - 2, a->shape, a->strides, &bs)) {
+    x = nd_array_retain((nd_array *)a);
+  } else {
+    ND_TRY(nd__linalg_contig(fn, a, dt, &x));
+    (void)nd__elem_strides(x, es);
+    (void)nd__batch_single_stride(nd - 2, x->shape, x->strides, &bs);
+  }
+  m->data = nd__data(x);
+  m->bs = bs / (int64_t)nd_dtype_itemsize(dt);
+  m->rs = es[nd - 2];
+  m->cs = es[nd - 1];
+  *keep = x;
+  return ND_OK;
+}
+
+/* Per-call failure bookkeeping: the info array (int32, batch shape) and the 8-byte "first
+ * failure" word of checked mode. */
+typedef struct nd__fail {
+  nd_array *info;
+  nd__buffer *first;
+} nd__fail;
+
+static nd_status nd__fail_alloc(const char *fn, nd_stream *s, int want_info, int checked, int batch_ndim,
+                                const int64_t *batch_shape, nd__fail *f) {
+  f->info = NULL;
+  f->first = NULL;
+  if (want_info || checked) ND_TRY(nd__array_alloc(fn, batch_ndim, batch_shape, ND_INT32, 'C', &f->info));
+  if (checked) {
+    nd_status st = nd__linalg_scratch(fn, s, 8, &f->first);
+    if (st != ND_OK) {
+      nd_array_release(f->info);
+      f->info = NULL;
+      return st;
+    }
+  }
+  return ND_OK;
+}
+
+static void nd__fail_free(nd__fail *f) {
+  nd_array_release(f->info);
+  if (f->first) nd__buffer_release(f->first);
+  f->info = NULL;
+  f->first = NULL;
+}
+
+static nd_status nd__fail_sync(nd__sync *sync, nd__fail *f) {
+  if (f->info) ND_TRY(nd__sync_add(sync, &f->info->buf->hz, ND__WRITE));
+  if (f->first) ND_TRY(nd__sync_add(sync, &f->first->hz, ND__WRITE));
+  return ND_OK;
+}
+
+/* ---- the factorisation driver --------------------------------------------------------------- */
+
+/* Runs mode (INV, DET, SLOGDET) over a batch: a is the prepared input, x the inverse output
+ * (INV; C-contiguous), det/logdet the outputs of the determinant modes. */
+static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype dt, int n, int64_t batch,
+                                const nd_array *akeep, nd_lk_mat am, nd_array *x, nd_array *det,
+                                nd_array *logdet, nd__fail *f) {
+  const int64_t isz = (int64_t)nd_dtype_itemsize(dt);
+  nd__sync sync;
+  nd__sync_init(&sync, s);
+  ND_TRY(nd__sync_add(&sync, &akeep->buf->hz, ND__READ));
+  if (x) ND_TRY(nd__sync_add(&sync, &x->buf->hz, ND__WRITE));
+  if (det) ND_TRY(nd__sync_add(&sync, &det->buf->hz, ND__WRITE));
+  if (logdet) ND_TRY(nd__sync_add(&sync, &logdet->buf->hz, ND__WRITE));
+  ND_TRY(nd__fail_sync(&sync, f));
+
+  nd_lk_gj p;
+  memset(&p, 0, sizeof p);
+  p.mode = mode;
+  p.dtype = dt;
+  p.n = n;
+  p.batch = batch;
+  p.a = am;
+  if (x) {
+    p.x.data = nd__data(x);
+    p.x.bs = (int64_t)n * n;
+    p.x.rs = n;
+    p.x.cs = 1;
+  }
+  p.det = nd__data(det);
+  p.logdet = nd__data(logdet);
+  p.info = f->info ? (int *)nd__data(f->info) : NULL;
+  p.first = f->first ? (unsigned long long *)f->first->ptr : NULL;
+
+  if (n <= 32 || nd_lk_gj_medium_ok(dt, n)) {
+    ND_TRY(nd__sync_begin(&sync));
+    nd_status st = ND_OK;
+    if (p.first) st = nd_lk_first_reset(p.first, s->cu);
+    if (st == ND_OK) st = n <= 32 ? nd_lk_gj_small(&p, s->cu) : nd_lk_gj_medium(&p, s->cu);
+    if (st != ND_OK) return nd__error_context(st, fn);
+    return nd__sync_end(&sync);
+  }
+
+  /* cuSOLVER: a fresh C-contiguous copy to factor in place. */
+  nd_array *lu = NULL;
+  nd__buffer *piv = NULL, *work = NULL, *dinfo = NULL;
+  int64_t lushape[3] = {batch, n, n};
+  nd_status st = nd__array_alloc(fn, 3, lushape, dt, 'C', &lu);
+  nd_array *asrc = NULL;
+  if (st == ND_OK) {
+    int64_t sh[3] = {batch, n, n}, stv[3] = {am.bs * isz, am.rs * isz, am.cs * isz};
+    st = nd__array_view(fn, akeep, 3, sh, stv, (int64_t)((char *)am.data - (char *)akeep->buf->ptr), 0, &asrc);
+  }
+  if (st == ND_OK) st = nd__assign(fn, lu, asrc);
+  nd_array_release(asrc);
+  void *h = NULL;
+  int lwork = 0;
+  const int dets = mode != ND_LK_INV;
+  if (st == ND_OK) st = nd__cusolver_for(fn, s, &h);
+  if (st == ND_OK) st = ND_CUSOLVER(nd__getrf_bs(h, dt, n, nd__data(lu), &lwork));
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)(dets ? batch : 1) * n * (int64_t)sizeof(int), &piv);
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)lwork * isz + 16, &work);
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (batch + 1) * (int64_t)sizeof(int), &dinfo);
+  if (st == ND_OK) st = nd__sync_add(&sync, &lu->buf->hz, ND__WRITE);
+  if (st == ND_OK) st = nd__sync_add(&sync, &piv->hz, ND__WRITE);
+  if (st == ND_OK) st = nd__sync_add(&sync, &work->hz, ND__WRITE);
+  if (st == ND_OK) st = nd__sync_add(&sync, &dinfo->hz, ND__WRITE);
+  int begun = 0;
+  if (st == ND_OK) st = nd__sync_begin(&sync);
+  if (st == ND_OK) begun = 1;
+  if (st == ND_OK && mode == ND_LK_INV) {
+    nd_lk_mat xm = {nd__data(x), (int64_t)n * n, n, 1};
+    st = nd_lk_identity(xm, dt, n, batch, s->cu);
+  }
+  int *info = f->info ? (int *)nd__data(f->info) : dinfo ? (int *)dinfo->ptr : NULL;
+  int *rs_info = dinfo ? (int *)dinfo->ptr + batch : NULL; /* getrs only reports bad arguments here */
+  for (int64_t b = 0; b < batch && st == ND_OK; b++) {
+    char *lub = (char *)nd__data(lu) + b * (int64_t)n * n * isz;
+    int *pv = (int *)piv->ptr + (dets ? b * n : 0);
+    st = ND_CUSOLVER(nd__getrf(h, dt, n, lub, work->ptr, pv, info + b));
+    if (st == ND_OK && mode == ND_LK_INV)
+      st = ND_CUSOLVER(nd__getrs(h, dt, CUBLAS_OP_N, n, n, lub, pv, (char *)nd__data(x) + b * (int64_t)n * n * isz,
+                                 n, rs_info));
+  }
+  if (st == ND_OK && dets)
+    st = nd_lk_lu_det(mode, dt, n, batch, nd__data(lu), (const int *)piv->ptr, info, nd__data(det),
+                      nd__data(logdet), s->cu);
+  if (st == ND_OK && f->first) {
+    st = nd_lk_first_reset((unsigned long long *)f->first->ptr, s->cu);
+    if (st == ND_OK) st = nd_lk_info_first(info, batch, (unsigned long long *)f->first->ptr, s->cu);
+  }
+  if (begun) {
+    nd_status st2 = nd__sync_end(&sync);
+    if (st == ND_OK) st = st2;
+  }
+  nd_array_release(lu);
+  if (piv) nd__buffer_release(piv);
+  if (work) nd__buffer_release(work);
+  if (dinfo) nd__buffer_release(dinfo);
+  return st == ND_OK ? ND_OK : nd__error_context(st, fn);
+}
+
+static int64_t nd__batch_of(const nd_array *a) {
+  int64_t b = 1;
+  for (int i = 0; i < a->ndim - 2; i++) b *= a->shape[i];
+  return b;
+}
+
+/* Common front of inv/det/slogdet: checks and the compute dtype. */
+static nd_status nd__square_front(const char *fn, const nd_array *a, nd_dtype *dt, nd_stream **s) {
+  ND_TRY(nd__linalg_check_stack(fn, "a", a->ndim, a->shape, 1));
+  ND_TRY(nd__linalg_compute_dtype(fn, a->dtype, dt));
+  if (a->shape[a->ndim - 1] > INT_MAX)
+    return nd__error(ND_ERR_NOT_IMPLEMENTED, "%s: matrices of order %lld exceed the solver's int range", fn,
+                     (long long)a->shape[a->ndim - 1]);
+  return nd__array_stream(fn, a, s);
+}
+
+/* ---- public: inv ---------------------------------------------------------------------------- */
+
+nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **out, nd_array **info) {
+  const char *fn = "nd_linalg_inv";
+  ND_CHECK_NULL(fn, a);
+  ND_CHECK_NULL(fn, out);
+  int checked;
+  ND_TRY(nd__linalg_flags(fn, flags, &checked, NULL));
+  nd_dtype dt;
+  nd_stream *s;
+  ND_TRY(nd__square_front(fn, a, &dt, &s));
+  if (checked) ND_TRY(nd__linalg_check_capture(fn, s));
+  const int nd = a->ndim, n = (int)a->shape[nd - 1];
+  const int64_t batch = nd__batch_of(a);
+
+  nd_array *x = NULL, *akeep = NULL;
+  nd__fail f = {NULL, NULL};
+  nd_status st = nd__array_alloc(fn, nd, a->shape, dt, 'C', &x);
+  if (st == ND_OK) st = nd__fail_alloc(fn, s, info != NULL, checked && batch > 0 && n > 0, nd - 2, a->shape, &f);
+  if (st == ND_OK && (n == 0 || batch == 0)) {
+    if (f.info) st = nd_array_fill(f.info, nd_scalar_int(0));
+  } else if (st == ND_OK) {
+    nd_lk_mat am;
+    st = nd__prep_mat(fn, a, dt, &akeep, &am);
+    if (st == ND_OK) st = nd__factor_run(fn, s, ND_LK_INV, dt, n, batch, akeep, am, x, NULL, NULL, &f);
+    if (st == ND_OK && f.first)
+      st = nd__linalg_wait_first(fn, s, f.first->ptr, (int *)nd__data(f.info), nd - 2, a->shape, ND_ERR_SINGULAR);
+  }
+  nd_array_release(akeep);
+  if (st != ND_OK) {
+    nd_array_release(x);
+    nd__fail_free(&f);
+    return st;
+  }
+  *out = x;
+  if (info) *info = nd_array_retain(f.info);
+  nd__fail_free(&f);
+  return ND_OK;
+}
+
+nd_status nd_linalg_inv(const nd_array *a, nd_array **out) { return nd_linalg_inv_ex(a, 0, out, NULL); }
+
+/* ---- public: det, slogdet ------------------------------------------------------------------- */
+
+static nd_status nd__det_common(const char *fn, const nd_array *a, int mode, nd_array **det_out,
+                                nd_array **log_out) {
+  nd_dtype dt;
+  nd_stream *s;
+  ND_TRY(nd__square_front(fn, a, &dt, &s));
+  const int nd = a->ndim, n = (int)a->shape[nd - 1];
+  const int64_t batch = nd__batch_of(a);
+  nd_array *det = NULL, *lg = NULL, *akeep = NULL;
+  nd__fail f = {NULL, NULL};
+  nd_status st = nd__array_alloc(fn, nd - 2, a->shape, dt, 'C', &det);
+  if (st == ND_OK && mode == ND_LK_SLOGDET)
+    st = nd__array_alloc(fn, nd - 2, a->shape, nd__linalg_real_dtype(dt), 'C', &lg);
+  if (st == ND_OK && batch > 0 && n == 0) {
+    /* NumPy: the determinant of a 0x0 matrix is 1 (log 0). */
+    st = nd_array_fill(det, nd_scalar_int(1));
+    if (st == ND_OK && lg) st = nd_array_fill(lg, nd_scalar_int(0));
+  } else if (st == ND_OK && batch > 0) {
+    nd_lk_mat am;
+    st = nd__prep_mat(fn, a, dt, &akeep, &am);
+    if (st == ND_OK) st = nd__factor_run(fn, s, mode, dt, n, batch, akeep, am, NULL, det, lg, &f);
+  }
+  nd_array_release(akeep);
+  if (st != ND_OK) {
+    nd_array_release(det);
+    nd_array_release(lg);
+    return st;
+  }
+  *det_out = det;
+  if (log_out) *log_out = lg;
+  return ND_OK;
+}
+
+nd_status nd_linalg_det(const nd_array *a, nd_array **out) {
+  ND_CHECK_NULL("nd_linalg_det", a);
+  ND_CHECK_NULL("nd_linalg_det", out);
+  return nd__det_common("nd_linalg_det", a, ND_LK_DET, out, NULL);
+}
+
+nd_status nd_linalg_slogdet(const nd_array *a, nd_array **sign, nd_array **logabsdet) {
+  ND_CHECK_NULL("nd_linalg_slogdet", a);
+  ND_CHECK_NULL("nd_linalg_slogdet", sign);
+  ND_CHECK_NULL("nd_linalg_slogdet", logabsdet);
+  return nd__det_common("nd_linalg_slogdet", a, ND_LK_SLOGDET, sign, logabsdet);
+}
+
+/* ---- public: solve -------------------------------------------------------------------------- */
+
+/* a broadcast to (batch..., n, n) and b to (batch..., n, k) as views (b a vector: (n, 1)). */
+static nd_status nd__solve_views(const char *fn, const nd_array *a, const nd_array *b, const nd__solve_plan *p,
+                                 nd_array **av, nd_array **bv) {
+  int64_t shape[ND_MAXDIMS];
+  memcpy(shape, p->batch_shape, (size_t)p->batch_ndim * sizeof(int64_t));
+  shape[p->batch_ndim] = p->n;
+  shape[p->batch_ndim + 1] = p->n;
+  ND_TRY(nd_array_broadcast_to(a, p->batch_ndim + 2, shape, av));
+  nd_array *bm = NULL;
+  nd_status st;
+  if (p->b_vec) {
+    int64_t sh[2] = {p->n, 1}, stv[2] = {b->strides[0], 0};
+    st = nd__array_view(fn, b, 2, sh, stv, b->offset, 0, &bm);
+  } else {
+    bm = nd_array_retain((nd_array *)b);
+    st = ND_OK;
+  }
+  shape[p->batch_ndim + 1] = p->k;
+  if (st == ND_OK) st = nd_array_broadcast_to(bm, p->batch_ndim + 2, shape, bv);
+  nd_array_release(bm);
+  if (st != ND_OK) {
+    nd_array_release(*av);
+    *av = NULL;
+  }
+  return st;
+}
+
+/* The cuSOLVER solve: LU of each (materialised) matrix, getrs against a column-major copy of b,
+ * then the result into x (C order). */
+static nd_status nd__solve_lu(const char *fn, nd_stream *s, nd_dtype dt, const nd__solve_plan *p,
+                              const nd_array *av, const nd_array *bv, nd_array *x3, nd__fail *f) {
+  const int n = (int)p->n;
+  const int64_t k = p->k, batch = p->batch, isz = (int64_t)nd_dtype_itemsize(dt);
+  if (k > INT_MAX) return nd__error(ND_ERR_NOT_IMPLEMENTED, "%s: %lld right-hand sides exceed the solver's int range", fn, (long long)k);
+  nd_array *lu = NULL, *bt = NULL, *btv = NULL;
+  nd__buffer *piv = NULL, *work = NULL, *dinfo = NULL;
+  int64_t lushape[3] = {batch, n, n};
+  nd_status st = nd__array_alloc(fn, 3, lushape, dt, 'C', &lu);
+  nd_array *a3 = NULL, *b3 = NULL;
+  if (st == ND_OK) st = nd_array_reshape(av, 3, lushape, &a3);
+  if (st == ND_OK) st = nd__assign(fn, lu, a3);
+  /* b as (batch, k, n) C order = (batch, n, k) with column-major matrices. */
+  int64_t btshape[3] = {batch, k, n};
+  if (st == ND_OK) st = nd__array_alloc(fn, 3, btshape, dt, 'C', &bt);
+  if (st == ND_OK) {
+    int64_t sh[3] = {batch, n, k}, stv[3] = {(int64_t)n * k * isz, isz, (int64_t)n * isz};
+    st = nd__array_view(fn, bt, 3, sh, stv, bt->offset, 1, &btv);
+  }
+  int64_t bshape[3] = {batch, n, k};
+  if (st == ND_OK) st = nd_array_reshape(bv, 3, bshape, &b3);
+  if (st == ND_OK) st = nd__assign(fn, btv, b3);
+  void *h = NULL;
+  int lwork = 0;
+  nd__sync sync;
+  nd__sync_init(&sync, s);
+  if (st == ND_OK) st = nd__cusolver_for(fn, s, &h);
+  if (st == ND_OK) st = ND_CUSOLVER(nd__getrf_bs(h, dt, n, nd__data(lu), &lwork));
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)n * (int64_t)sizeof(int), &piv);
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)lwork * isz + 16, &work);
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (batch + 1) * (int64_t)sizeof(int), &dinfo);
+  if (st == ND_OK) st = nd__sync_add(&sync, &lu->buf->hz, ND__WRITE);
+  if (st == ND_OK) st = nd__sync_add(&sync, &bt->buf->hz, ND__WRITE);
+  if (st == ND_OK) st = nd__sync_add(&sync, &piv->hz, ND__WRITE);
+  if (st == ND_OK) st = nd__sync_add(&sync, &work->hz, ND__WRITE);
+  if (st == ND_OK) st = nd__sync_add(&sync, &dinfo->hz, ND__WRITE);
+  if (st == ND_OK) st = nd__fail_sync(&sync, f);
+  int begun = 0;
+  if (st == ND_OK) st = nd__sync_begin(&sync);
+  if (st == ND_OK) begun = 1;
+  int *info = f->info ? (int *)nd__data(f->info) : dinfo ? (int *)dinfo->ptr : NULL;
+  int *rs_info = dinfo ? (int *)dinfo->ptr + batch : NULL;
+  for (int64_t b = 0; b < batch && st == ND_OK; b++) {
+    char *lub = (char *)nd__data(lu) + b * (int64_t)n * n * isz;
+    st = ND_CUSOLVER(nd__getrf(h, dt, n, lub, work->ptr, (int *)piv->ptr, info + b));
+    if (st == ND_OK)
+      st = ND_CUSOLVER(nd__getrs(h, dt, CUBLAS_OP_T, n, (int)k, lub, (int *)piv->ptr,
+                                 (char *)nd__data(bt) + b * (int64_t)n * k * isz, n, rs_info));
+  }
+  if (st == ND_OK && f->first) {
+    st = nd_lk_first_reset((unsigned long long *)f->first->ptr, s->cu);
+    if (st == ND_OK) st = nd_lk_info_first(info, batch, (unsigned long long *)f->first->ptr, s->cu);
+  }
+  if (begun) {
+    nd_status st2 = nd__sync_end(&sync);
+    if (st == ND_OK) st = st2;
+  }
+  if (st == ND_OK) st = nd__assign(fn, x3, btv);
+  nd_array_release(a3);
+  nd_array_release(b3);
+  nd_array_release(btv);
+  nd_array_release(bt);
+  nd_array_release(lu);
+  if (piv) nd__buffer_release(piv);
+  if (work) nd__buffer_release(work);
+  if (dinfo) nd__buffer_release(dinfo);
+  return st == ND_OK ? ND_OK : nd__error_context(st, fn);
+}
+
+nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out,
+                             nd_array **info) {
+  const char *fn = "nd_linalg_solve";
+  ND_CHECK_NULL(fn, a);
+  ND_CHECK_NULL(fn, b);
+  ND_CHECK_NULL(fn, out);
+  int checked;
+  ND_TRY(nd__linalg_flags(fn, flags, &checked, NULL));
+  nd__solve_plan p;
+  ND_TRY(nd__solve_shapes(fn, a->ndim, a->shape, b->ndim, b->shape, &p));
+  nd_dtype dt0, dt;
+  ND_TRY(nd_promote_types(a->dtype, b->dtype, &dt0));
+  ND_TRY(nd__linalg_compute_dtype(fn, dt0, &dt));
+  if (p.n > INT_MAX) return nd__error(ND_ERR_NOT_IMPLEMENTED, "%s: order %lld too large", fn, (long long)p.n);
+  nd_stream *s;
+  ND_TRY(nd__array_stream(fn, a, &s));
+  if (b->buf->device != a->buf->device)
+    return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: a on device %d, b on device %d", fn, a->buf->device, b->buf->device);
+  const int n = (int)p.n;
+  if (checked) ND_TRY(nd__linalg_check_capture(fn, s));
+
+  nd_array *x = NULL, *x3 = NULL, *av = NULL, *bv = NULL, *ak = NULL, *bk = NULL;
+  nd__fail f = {NULL, NULL};
+  const int work = p.batch > 0 && n > 0;
+  nd_status st = nd__array_alloc(fn, p.out_ndim, p.out_shape, dt, 'C', &x);
+  if (st == ND_OK) st = nd__fail_alloc(fn, s, info != NULL, checked && work, p.batch_ndim, p.batch_shape, &f);
+  if (st == ND_OK && !work) {
+    /* nothing to solve: x has no elements (batch or n is 0) */
+    if (f.info) st = nd_array_fill(f.info, nd_scalar_int(0));
+  } else if (st == ND_OK) {
+    int64_t x3shape[3] = {p.batch, p.n, p.k};
+    st = nd_array_reshape(x, 3, x3shape, &x3);
+    if (st == ND_OK) st = nd__solve_views(fn, a, b, &p, &av, &bv);
+    if (st == ND_OK && n <= 32) {
+      nd_lk_mat am, bm;
+      st = nd__prep_mat(fn, av, dt, &ak, &am);
+      if (st == ND_OK) st = nd__prep_mat(fn, bv, dt, &bk, &bm);
+      nd__sync sync;
+      nd__sync_init(&sync, s);
+      if (st == ND_OK) st = nd__sync_add(&sync, &ak->buf->hz, ND__READ);
+      if (st == ND_OK) st = nd__sync_add(&sync, &bk->buf->hz, ND__READ);
+      if (st == ND_OK) st = nd__sync_add(&sync, &x->buf->hz, ND__WRITE);
+      if (st == ND_OK) st = nd__fail_sync(&sync, &f);
+      if (st == ND_OK) st = nd__sync_begin(&sync);
+      if (st == ND_OK) {
+        nd_lk_gj g;
+        memset(&g, 0, sizeof g);
+        g.mode = ND_LK_SOLVE;
+        g.dtype = dt;
+        g.n = n;
+        g.batch = p.batch;
+        g.nrhs = p.k;
+        g.a = am;
+        g.b = bm;
+        g.x.data = nd__data(x);
+        g.x.bs = p.n * p.k;
+        g.x.rs = p.k;
+        g.x.cs = 1;
+        g.info = f.info ? (int *)nd__data(f.info) : NULL;
+        g.first = f.first ? (unsigned long long *)f.first->ptr : NULL;
+        if (g.first) st = nd_lk_first_reset(g.first, s->cu);
+        if (st == ND_OK) st = nd_lk_gj_small(&g, s->cu);
+        if (st != ND_OK) st = nd__error_context(st, fn);
+        nd_status st2 = nd__sync_end(&sync);
+        if (st == ND_OK) st = st2;
+      }
+    } else if (st == ND_OK && nd_lk_gj_medium_ok(dt, n)) {
+      /* inverse on chip, then one batched product with b */
+      nd_lk_mat am;
+      nd_array *inv = NULL, *b3 = NULL;
+      int64_t ishape[3] = {p.batch, p.n, p.n};
+      st = nd__prep_mat(fn, av, dt, &ak, &am);
+      if (st == ND_OK) st = nd__array_alloc(fn, 3, ishape, dt, 'C', &inv);
+      if (st == ND_OK) st = nd__factor_run(fn, s, ND_LK_INV, dt, n, p.batch, ak, am, inv, NULL, NULL, &f);
+      int64_t bshape[3] = {p.batch, p.n, p.k};
+      if (st == ND_OK) st = nd_array_reshape(bv, 3, bshape, &b3);
+      if (st == ND_OK) st = nd__matmul_into(fn, inv, b3, x3, 0);
+      nd_array_release(inv);
+      nd_array_release(b3);
+    } else if (st == ND_OK) {
+      st = nd__solve_lu(fn, s, dt, &p, av, bv, x3, &f);
+    }
+    if (st == ND_OK && f.first)
+      st = nd__linalg_wait_first(fn, s, f.first->ptr, (int *)nd__data(f.info), p.batch_ndim, p.batch_shape,
+                                 ND_ERR_SINGULAR);
+  }
+  nd_array_release(x3);
+  nd_array_release(av);
+  nd_array_release(bv);
+  nd_array_release(ak);
+  nd_array_release(bk);
+  if (st != ND_OK) {
+    nd_array_release(x);
+    nd__fail_free(&f);
+    return st;
+  }
+  *out = x;
+  if (info) *info = nd_array_retain(f.info);
+  nd__fail_free(&f);
+  return ND_OK;
+}
+
+nd_status nd_linalg_solve(const nd_array *a, const nd_array *b, nd_array **out) {
+  return nd_linalg_solve_ex(a, b, 0, out, NULL);
+}

@@ -1,0 +1,114 @@
+/* Launchers of linalg/'s own kernels: plain structs and a cudaStream_t passed as void *.
+ * Strides are in elements (not bytes) and may be zero (broadcast) or negative. dtypes are
+ * nd_dtype values; the solver kernels take float32, float64, complex64 and complex128. */
+#ifndef ND_LINALG_KERNELS_H
+#define ND_LINALG_KERNELS_H
+
+#include <stdint.h>
+
+#include "kernels/kernel_types.h"
+#include "ndcuda/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A batch of matrices: element (b, i, j) at data[b*bs + i*rs + j*cs]. */
+typedef struct nd_lk_mat {
+  void *data;
+  int64_t bs, rs, cs;
+} nd_lk_mat;
+
+enum nd_lk_gj_mode {
+  ND_LK_INV = 0,    /* x = inverse (n x n) */
+  ND_LK_SOLVE = 1,  /* x = inverse(a) @ b (n x nrhs), small kernel only */
+  ND_LK_DET = 2,    /* det[b] = determinant */
+  ND_LK_SLOGDET = 3 /* det[b] = sign (dtype), logdet[b] = log|det| (real dtype) */
+};
+
+/* One batched Gauss-Jordan run with partial pivoting. */
+typedef struct nd_lk_gj {
+  int mode;
+  int dtype;
+  int n;
+  int64_t batch;
+  int64_t nrhs;
+  nd_lk_mat a, b, x;
+  void *det;    /* contiguous, batch elements */
+  void *logdet; /* contiguous, batch elements of the real dtype */
+  int *info;    /* contiguous per matrix: 0 or the 1-based index of the first zero pivot; may be NULL */
+  unsigned long long *first; /* atomicMin of failing batch indices; may be NULL */
+} nd_lk_gj;
+
+/* n <= 32: one group of 2..32 threads (a power of two >= n) per matrix, a row per thread in
+ * registers, several matrices per warp. */
+nd_status nd_lk_gj_small(const nd_lk_gj *p, void *stream);
+
+/* 32 < n <= 128 (complex128: n <= 64): one block per matrix, a 4x4 register tile per thread.
+ * Modes INV, DET, SLOGDET; x must be C-contiguous per matrix (rs = n, cs = 1). */
+nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream);
+/* Whether nd_lk_gj_medium handles this size and dtype. */
+int nd_lk_gj_medium_ok(int dtype, int n);
+
+/* ---- helpers (linalg/aux.cu) ----------------------------------------------------------- */
+
+/* Writes all ones (0xff...) to *first, the "no failure" value of nd_lk_info_first. */
+nd_status nd_lk_first_reset(unsigned long long *first, void *stream);
+
+/* atomicMin(*first, i) for every i < count with info[i] != 0. */
+nd_status nd_lk_info_first(const int *info, int64_t count, unsigned long long *first, void *stream);
+
+/* Identity matrices into a batch (x as nd_lk_mat, n x n each, dtype). */
+nd_status nd_lk_identity(nd_lk_mat x, int dtype, int n, int64_t batch, void *stream);
+
+/* ptrs[b] = base + b * stride_bytes, for batched cuBLAS/cuSOLVER calls. */
+nd_status nd_lk_pointer_array(void **ptrs, char *base, int64_t stride_bytes, int64_t batch, void *stream);
+
+/* Determinants from LU factors (column-major n x n with leading dimension n at lu + b*n*n,
+ * 1-based pivots ipiv + b*n). mode ND_LK_DET or ND_LK_SLOGDET; info[b] != 0 means singular. */
+nd_status nd_lk_lu_det(int mode, int dtype, int n, int64_t batch, const void *lu, const int *ipiv,
+                       const int *info, void *det, void *logdet, void *stream);
+
+/* Strided conj copy over a collapsed loop (complex dtypes; same dtype on both sides). */
+nd_status nd_lk_conj(const nd_kloop *loop, const nd_koperand *dst, const nd_koperand *src, void *stream);
+
+/* Integer and bool matmul: c[b] = a[b] @ b[b] for (m x k) @ (k x n), all of dtype (bool gives
+ * logical or of ands; integers wrap modulo 2^bits). c is written with its strides. */
+nd_status nd_lk_matmul_int(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, nd_lk_mat a,
+                           nd_lk_mat b, nd_lk_mat c, void *stream);
+
+/* Reductions for norms and traces. out[i] = post(reduce_{j < len} f(x[off(i) + j*stride])) over
+ * the loop of outputs (x's offsets follow `src`'s strides for the loop), written to dst (real
+ * dtype for the |x| ops, x's dtype or a wider one for ND_LK_SUM). */
+enum nd_lk_red_op {
+  ND_LK_SUM = 0,     /* plain sum (trace); dst dtype may differ from src (converted) */
+  ND_LK_SUM_ABS = 1, /* sum |x| */
+  ND_LK_SUM_SQ = 2,  /* sum |x|^2 */
+  ND_LK_MAX_ABS = 3,
+  ND_LK_MIN_ABS = 4,
+  ND_LK_COUNT_NZ = 5,
+  ND_LK_SUM_POW = 6  /* sum |x|^p */
+};
+enum nd_lk_post { ND_LK_POST_NONE = 0, ND_LK_POST_SQRT = 1, ND_LK_POST_ROOT = 2 /* ^(1/p) */ };
+nd_status nd_lk_reduce(int op, int post, double p, const nd_kloop *loop, const nd_koperand *dst,
+                       const nd_koperand *src, int64_t len, int64_t src_stride, void *stream);
+
+/* x[b][i][:] *= (s[b][i] > rcond * s[b][0]) ? 1 / s[b][i] : 0 for a C-contiguous batch of
+ * (rows x cols) matrices of dtype and real singular values s (batch x rows, descending). */
+nd_status nd_lk_scale_rows_pinv(int dtype, int64_t batch, int64_t rows, int64_t cols, void *x,
+                                const void *s, double rcond, void *stream);
+
+/* rank[b] = count of s[b][i] > tol_b, tol_b = tol >= 0 ? tol : s[b][0] * tol_scale (s real,
+ * descending, batch x k, contiguous). */
+nd_status nd_lk_rank(int real_dtype, int64_t batch, int64_t k, const void *s, double tol,
+                     double tol_scale, int64_t *rank, void *stream);
+
+/* out[b] = s[b][0] / s[b][k-1], or its inverse (cond from singular values, real dtype). */
+nd_status nd_lk_ratio_first_last(int real_dtype, int64_t batch, int64_t k, const void *s, int inverse,
+                                 void *out, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ND_LINALG_KERNELS_H */

@@ -1,0 +1,228 @@
+/* Fused batched Gauss-Jordan for small matrices (n <= 32): inverse, solve, det, slogdet.
+ *
+ * Geometry. A group of G = NM threads (NM the power of two >= n, at least 4) owns one matrix;
+ * thread r of the group keeps row r of the working matrix in registers (NM values, every loop
+ * unrolled so the indices are compile-time). 32 / G matrices share a warp; a block has 1, 2 or
+ * 4 warps (fewer for the large types, so the staging memory stays below 48 KiB), and blocks
+ * loop over the batch (grid-stride, in units of warps).
+ *
+ * Memory. Each warp stages its matrices through shared memory: the input of 32 / G matrices is
+ * one contiguous stretch when the batch is C- or F-contiguous, read with 16-byte loads by the
+ * whole warp; other layouts are read element by element with their strides. Inverses are
+ * written back the same way, so global traffic is one coalesced read and one write per matrix.
+ *
+ * Algorithm. In-place Gauss-Jordan with implicit row pivoting: at step k the group picks the
+ * unused row with the largest |a[r][k]| (a butterfly max over 32-bit keys, see nd_pivot_key),
+ * that row is scaled and broadcast through shared memory (double-buffered, one __syncwarp per
+ * step), and every other row eliminates column k. Column k then holds column p_k of the
+ * inverse's row-permuted form; the result row r lands in output row s_r (the step at which r was
+ * the pivot) and its entry k in output column p_k, so no row is ever moved. Solve multiplies the
+ * inverse rows with b in the same kernel. Det and slogdet skip the updates of used rows (they
+ * are plain LU with partial pivoting) and take the permutation's sign from a ballot of the
+ * unused rows above each pivot.
+ *
+ * Failure. A pivot that is exactly zero (the whole remaining column is zero) sets info to its
+ * 1-based index and the run continues with inf/NaN; every loop has a fixed trip count, so NaN
+ * or inf input finishes like any other. */
+#include "kernels/launch.cuh"
+#include "linalg/kernels.h"
+#include "linalg/scalar.cuh"
+
+namespace {
+
+template <typename T>
+__device__ __forceinline__ void nd_copy_bytes(char *dst, const char *src, int64_t bytes, int lane) {
+  if ((((uintptr_t)dst | (uintptr_t)src | (uintptr_t)bytes) & 15) == 0) {
+    const int64_t n16 = bytes >> 4;
+    for (int64_t e = lane; e < n16; e += 32) ((uint4 *)dst)[e] = ((const uint4 *)src)[e];
+  } else {
+    const int64_t ne = bytes / (int64_t)sizeof(T);
+    for (int64_t e = lane; e < ne; e += 32) ((T *)dst)[e] = ((const T *)src)[e];
+  }
+}
+
+template <typename T, int NM>
+__global__ void __launch_bounds__(128) k_gj_small(nd_lk_gj p) {
+  typedef typename nd_real_of<T>::type R;
+  constexpr int G = NM;
+  constexpr int M = 32 / G;
+  extern __shared__ __align__(16) unsigned char nd_smem[];
+  const int wpb = blockDim.x >> 5;
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int g = lane / G, r = lane % G;
+  const int n = p.n;
+  const int64_t nn = (int64_t)n * n;
+  /* Shared memory: per warp a stage of M * NM * NM elements (matrices packed at n*n), then per
+   * group two pivot-row buffers of NM, then per group NM pivot rows (int). */
+  T *wstage = (T *)nd_smem + (size_t)warp * M * NM * NM;
+  T *pivbuf = (T *)nd_smem + (size_t)wpb * M * NM * NM + (size_t)(warp * M + g) * 2 * NM;
+  int *perm = (int *)((T *)nd_smem + (size_t)wpb * M * NM * NM + (size_t)wpb * M * 2 * NM) +
+              (warp * M + g) * NM;
+  T *stage = wstage + (int64_t)g * nn;
+  const T *A = (const T *)p.a.data;
+  const bool a_dense = p.a.bs == nn && ((p.a.rs == n && p.a.cs == 1) || (p.a.rs == 1 && p.a.cs == n));
+  const int64_t lrs = a_dense ? p.a.rs : n, lcs = a_dense ? p.a.cs : 1;
+  const unsigned gmask = G == 32 ? 0xffffffffu : (((1u << G) - 1u) << (g * G));
+  const int64_t step_warps = (int64_t)gridDim.x * wpb;
+
+  for (int64_t b0 = ((int64_t)blockIdx.x * wpb + warp) * M; b0 < p.batch; b0 += step_warps * M) {
+    const int64_t bi = b0 + g;
+    const bool valid = bi < p.batch;
+    const int64_t mcount = p.batch - b0 < M ? p.batch - b0 : M;
+    /* ---- load ---- */
+    if (a_dense) {
+      nd_copy_bytes<T>((char *)wstage, (const char *)(A + b0 * nn), mcount * nn * (int64_t)sizeof(T), lane);
+    } else if (valid) {
+      for (int64_t e = r; e < nn; e += G) {
+        int64_t i = e / n, j = e - i * n;
+        stage[e] = A[bi * p.a.bs + i * p.a.rs + j * p.a.cs];
+      }
+    }
+    __syncwarp();
+    T w[NM];
+#pragma unroll
+    for (int j = 0; j < NM; j++)
+      w[j] = (valid && r < n && j < n) ? stage[r * lrs + j * lcs] : nd_zero<T>();
+    bool used = r >= n;
+    int mystep = 0, fail = 0, parity = 0;
+    T det = nd_one<T>();
+    R logabs = R(0);
+    const bool detmode = p.mode == ND_LK_DET || p.mode == ND_LK_SLOGDET;
+
+    /* ---- elimination ---- */
+#pragma unroll
+    for (int k = 0; k < NM; k++) {
+      if (k < n) {
+        unsigned key = used ? 0u : nd_pivot_key(nd_abs1(w[k]), r);
+#pragma unroll
+        for (int off = G / 2; off > 0; off >>= 1) {
+          unsigned o = __shfl_xor_sync(0xffffffffu, key, off, G);
+          key = o > key ? o : key;
+        }
+        const int prow = 31 - (int)(key & 31u);
+        const bool is_piv = r == prow;
+        T *pb = pivbuf + (k & 1) * NM;
+        if (is_piv) {
+#pragma unroll
+          for (int j = 0; j < NM; j++) pb[j] = w[j];
+          perm[k] = r;
+        }
+        if (detmode) {
+          unsigned bal = __ballot_sync(0xffffffffu, !used && r < prow) & gmask;
+          parity ^= __popc(bal) & 1;
+        }
+        __syncwarp();
+        const T pk = pb[k];
+        if (nd_is_zero(pk) && fail == 0) fail = k + 1;
+        if (detmode) {
+          det = det * pk;
+          logabs += log(nd_abs(pk));
+        }
+        const T inv = nd_recip(pk);
+        if (is_piv) {
+          if (!detmode) {
+#pragma unroll
+            for (int j = 0; j < NM; j++) w[j] = j == k ? inv : w[j] * inv;
+          }
+          used = true;
+          mystep = k;
+        } else if (r < n && !(detmode && used)) {
+          const T f = w[k] * inv;
+#pragma unroll
+          for (int j = 0; j < NM; j++)
+            if (j < n) w[j] = j == k ? -f : w[j] - f * pb[j];
+        }
+      }
+    }
+
+    /* ---- results ---- */
+    if (p.mode == ND_LK_INV) {
+      if (valid && r < n) {
+#pragma unroll
+        for (int k = 0; k < NM; k++)
+          if (k < n) stage[mystep * n + perm[k]] = w[k];
+      }
+      __syncwarp();
+      T *X = (T *)p.x.data;
+      const bool x_dense = p.x.bs == nn && p.x.rs == n && p.x.cs == 1;
+      if (x_dense) {
+        nd_copy_bytes<T>((char *)(X + b0 * nn), (const char *)wstage, mcount * nn * (int64_t)sizeof(T), lane);
+      } else if (valid) {
+        for (int64_t e = r; e < nn; e += G) {
+          int64_t i = e / n, j = e - i * n;
+          X[bi * p.x.bs + i * p.x.rs + j * p.x.cs] = stage[e];
+        }
+      }
+    } else if (p.mode == ND_LK_SOLVE) {
+      if (valid && r < n) {
+        const T *B = (const T *)p.b.data + bi * p.b.bs;
+        T *X = (T *)p.x.data + bi * p.x.bs + mystep * p.x.rs;
+        for (int64_t c = 0; c < p.nrhs; c++) {
+          T acc = nd_zero<T>();
+#pragma unroll
+          for (int k = 0; k < NM; k++)
+            if (k < n) acc = acc + w[k] * B[perm[k] * p.b.rs + c * p.b.cs];
+          X[c * p.x.cs] = acc;
+        }
+      }
+    } else if (valid && r == 0) {
+      if (p.mode == ND_LK_DET) {
+        ((T *)p.det)[bi] = fail ? nd_zero<T>() : (parity ? nd_zero<T>() - det : det);
+      } else {
+        T sign = nd_phase(det);
+        if (parity) sign = nd_zero<T>() - sign;
+        ((T *)p.det)[bi] = fail ? nd_zero<T>() : sign;
+        ((R *)p.logdet)[bi] = fail ? R(-INFINITY) : logabs;
+      }
+    }
+    if (valid && r == 0) {
+      if (p.info != NULL) p.info[bi] = fail;
+      if (fail && p.first != NULL) atomicMin(p.first, (unsigned long long)bi);
+    }
+    __syncwarp();
+  }
+}
+
+template <typename T, int NM>
+size_t nd_gj_smem(int wpb) {
+  constexpr int M = 32 / NM;
+  return (size_t)wpb * M * ((size_t)NM * NM * sizeof(T) + 2 * NM * sizeof(T) + NM * sizeof(int));
+}
+
+template <typename T, int NM>
+nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st) {
+  int wpb = 4;
+  while (wpb > 1 && nd_gj_smem<T, NM>(wpb) > 48 * 1024) wpb >>= 1;
+  const size_t smem = nd_gj_smem<T, NM>(wpb);
+  const int64_t per_block = (int64_t)wpb * (32 / NM);
+  int64_t want = (p->batch + per_block - 1) / per_block;
+  const int64_t cap = (int64_t)nd_k_sm_count() * 64;
+  if (want > cap) want = cap;
+  if (want < 1) want = 1;
+  k_gj_small<T, NM><<<(unsigned)want, wpb * 32, smem, st>>>(*p);
+  return ND_K_LAUNCHED();
+}
+
+template <typename T>
+nd_status nd_gj_dispatch_n(const nd_lk_gj *p, cudaStream_t st) {
+  if (p->n <= 4) return nd_gj_launch<T, 4>(p, st);
+  if (p->n <= 8) return nd_gj_launch<T, 8>(p, st);
+  if (p->n <= 16) return nd_gj_launch<T, 16>(p, st);
+  return nd_gj_launch<T, 32>(p, st);
+}
+
+}  // namespace
+
+extern "C" nd_status nd_lk_gj_small(const nd_lk_gj *p, void *stream) {
+  cudaStream_t st = (cudaStream_t)stream;
+  if (p->batch == 0 || p->n == 0) return ND_OK;
+  if (p->n < 0 || p->n > 32) return nd__error(ND_ERR_INTERNAL, "nd_lk_gj_small: n = %d outside 1..32", p->n);
+  switch (p->dtype) {
+    case 10: return nd_gj_dispatch_n<float>(p, st);
+    case 11: return nd_gj_dispatch_n<double>(p, st);
+    case 12: return nd_gj_dispatch_n<nd_c64>(p, st);
+    case 13: return nd_gj_dispatch_n<nd_c128>(p, st);
+    default: break;
+  }
+  return nd__error(ND_ERR_INTERNAL, "nd_lk_gj_small: dtype %d is not a solver dtype", p->dtype);
+}
