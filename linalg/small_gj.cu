@@ -7,9 +7,11 @@
  * loop over the batch (grid-stride, in units of warps).
  *
  * Memory. Each warp stages its matrices through shared memory: the input of 32 / G matrices is
- * one contiguous stretch when the batch is C- or F-contiguous, read with 16-byte loads by the
- * whole warp; other layouts are read element by element with their strides. Inverses are
- * written back the same way, so global traffic is one coalesced read and one write per matrix.
+ * one contiguous stretch when the batch is C- or F-contiguous, read in order by the whole warp
+ * (coalesced) into rows of odd pitch, so that each thread then reads its row (or, for F order,
+ * its column) without bank conflicts; other layouts are read element by element with their
+ * strides. Inverses are written back the same way, so global traffic is one coalesced read and
+ * one write per matrix.
  *
  * Algorithm. In-place Gauss-Jordan with implicit row pivoting: at step k the group picks the
  * unused row with the largest |a[r][k]| (a butterfly max over 32-bit keys, see nd_pivot_key),
@@ -30,14 +32,24 @@
 
 namespace {
 
+/* Moves `count` consecutive elements between global memory and a stage of rows of n elements
+ * with an odd pitch P (so that a thread reading "its" row or column hits distinct banks). The
+ * warp walks the elements in order (coalesced); each lane tracks its (row, column) position
+ * incrementally instead of dividing. to_stage: global -> stage, else stage -> global. */
 template <typename T>
-__device__ __forceinline__ void nd_copy_bytes(char *dst, const char *src, int64_t bytes, int lane) {
-  if ((((uintptr_t)dst | (uintptr_t)src | (uintptr_t)bytes) & 15) == 0) {
-    const int64_t n16 = bytes >> 4;
-    for (int64_t e = lane; e < n16; e += 32) ((uint4 *)dst)[e] = ((const uint4 *)src)[e];
-  } else {
-    const int64_t ne = bytes / (int64_t)sizeof(T);
-    for (int64_t e = lane; e < ne; e += 32) ((T *)dst)[e] = ((const T *)src)[e];
+__device__ __forceinline__ void nd_stage_copy(T *stage, T *g, int64_t count, int n, int P, int lane,
+                                              bool to_stage) {
+  int row = lane / n, col = lane - row * n;
+  const int q = 32 / n, rr = 32 - q * n;
+  for (int64_t e = lane; e < count; e += 32) {
+    if (to_stage) stage[row * P + col] = g[e];
+    else g[e] = stage[row * P + col];
+    col += rr;
+    row += q;
+    if (col >= n) {
+      col -= n;
+      row++;
+    }
   }
 }
 
@@ -52,16 +64,20 @@ __global__ void __launch_bounds__(128) k_gj_small(nd_lk_gj p) {
   const int g = lane / G, r = lane % G;
   const int n = p.n;
   const int64_t nn = (int64_t)n * n;
-  /* Shared memory: per warp a stage of M * NM * NM elements (matrices packed at n*n), then per
-   * group two pivot-row buffers of NM, then per group NM pivot rows (int). */
-  T *wstage = (T *)nd_smem + (size_t)warp * M * NM * NM;
-  T *pivbuf = (T *)nd_smem + (size_t)wpb * M * NM * NM + (size_t)(warp * M + g) * 2 * NM;
-  int *perm = (int *)((T *)nd_smem + (size_t)wpb * M * NM * NM + (size_t)wpb * M * 2 * NM) +
+  /* Shared memory: per warp a stage of M * NM rows of pitch NM + 1 (the matrices' rows packed,
+   * n rows of pitch P = n rounded up to odd), then per group two pivot-row buffers of NM, then per
+   * group NM pivot rows (int). */
+  constexpr int SROWS = M * NM, SPITCH = NM + 1;
+  const int P = n | 1;
+  T *wstage = (T *)nd_smem + (size_t)warp * SROWS * SPITCH;
+  T *pivbuf = (T *)nd_smem + (size_t)wpb * SROWS * SPITCH + (size_t)(warp * M + g) * 2 * NM;
+  int *perm = (int *)((T *)nd_smem + (size_t)wpb * SROWS * SPITCH + (size_t)wpb * M * 2 * NM) +
               (warp * M + g) * NM;
-  T *stage = wstage + (int64_t)g * nn;
-  const T *A = (const T *)p.a.data;
-  const bool a_dense = p.a.bs == nn && ((p.a.rs == n && p.a.cs == 1) || (p.a.rs == 1 && p.a.cs == n));
-  const int64_t lrs = a_dense ? p.a.rs : n, lcs = a_dense ? p.a.cs : 1;
+  T *stage = wstage + (int64_t)g * n * P;
+  T *A = (T *)p.a.data;
+  /* dense batches are staged as stored: rows (C order) or columns (F order) of the matrices */
+  const bool a_c = p.a.bs == nn && p.a.rs == n && p.a.cs == 1;
+  const bool a_f = !a_c && p.a.bs == nn && p.a.rs == 1 && p.a.cs == n;
   const unsigned gmask = G == 32 ? 0xffffffffu : (((1u << G) - 1u) << (g * G));
   const int64_t step_warps = (int64_t)gridDim.x * wpb;
 
@@ -70,19 +86,19 @@ __global__ void __launch_bounds__(128) k_gj_small(nd_lk_gj p) {
     const bool valid = bi < p.batch;
     const int64_t mcount = p.batch - b0 < M ? p.batch - b0 : M;
     /* ---- load ---- */
-    if (a_dense) {
-      nd_copy_bytes<T>((char *)wstage, (const char *)(A + b0 * nn), mcount * nn * (int64_t)sizeof(T), lane);
+    if (a_c || a_f) {
+      nd_stage_copy<T>(wstage, A + b0 * nn, mcount * nn, n, P, lane, true);
     } else if (valid) {
       for (int64_t e = r; e < nn; e += G) {
         int64_t i = e / n, j = e - i * n;
-        stage[e] = A[bi * p.a.bs + i * p.a.rs + j * p.a.cs];
+        stage[i * P + j] = A[bi * p.a.bs + i * p.a.rs + j * p.a.cs];
       }
     }
     __syncwarp();
     T w[NM];
 #pragma unroll
     for (int j = 0; j < NM; j++)
-      w[j] = (valid && r < n && j < n) ? stage[r * lrs + j * lcs] : nd_zero<T>();
+      w[j] = (valid && r < n && j < n) ? (a_f ? stage[j * P + r] : stage[r * P + j]) : nd_zero<T>();
     bool used = r >= n;
     int mystep = 0, fail = 0, parity = 0;
     T det = nd_one<T>();
@@ -140,17 +156,17 @@ __global__ void __launch_bounds__(128) k_gj_small(nd_lk_gj p) {
       if (valid && r < n) {
 #pragma unroll
         for (int k = 0; k < NM; k++)
-          if (k < n) stage[mystep * n + perm[k]] = w[k];
+          if (k < n) stage[mystep * P + perm[k]] = w[k];
       }
       __syncwarp();
       T *X = (T *)p.x.data;
       const bool x_dense = p.x.bs == nn && p.x.rs == n && p.x.cs == 1;
       if (x_dense) {
-        nd_copy_bytes<T>((char *)(X + b0 * nn), (const char *)wstage, mcount * nn * (int64_t)sizeof(T), lane);
+        nd_stage_copy<T>(wstage, X + b0 * nn, mcount * nn, n, P, lane, false);
       } else if (valid) {
         for (int64_t e = r; e < nn; e += G) {
           int64_t i = e / n, j = e - i * n;
-          X[bi * p.x.bs + i * p.x.rs + j * p.x.cs] = stage[e];
+          X[bi * p.x.bs + i * p.x.rs + j * p.x.cs] = stage[i * P + j];
         }
       }
     } else if (p.mode == ND_LK_SOLVE) {
@@ -186,7 +202,7 @@ __global__ void __launch_bounds__(128) k_gj_small(nd_lk_gj p) {
 template <typename T, int NM>
 size_t nd_gj_smem(int wpb) {
   constexpr int M = 32 / NM;
-  return (size_t)wpb * M * ((size_t)NM * NM * sizeof(T) + 2 * NM * sizeof(T) + NM * sizeof(int));
+  return (size_t)wpb * M * ((size_t)NM * (NM + 1) * sizeof(T) + 2 * NM * sizeof(T) + NM * sizeof(int));
 }
 
 template <typename T, int NM>
