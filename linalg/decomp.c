@@ -170,7 +170,7 @@ nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd
   if (st != ND_OK) {
     nd_array_release(inf);
     nd_array_release(res);
-    return nd__error_context(st, fn);
+    return nd__linalg_ctx(fn, st);
   }
   *out = res;
   if (info) *info = inf;
@@ -296,7 +296,7 @@ nd_status nd_linalg_qr(const nd_array *a, nd_qr_mode mode, nd_array **q, nd_arra
   if (st != ND_OK) {
     nd_array_release(qo);
     nd_array_release(ro);
-    return nd__error_context(st, fn);
+    return nd__linalg_ctx(fn, st);
   }
   *r = ro;
   if (mode != ND_QR_R) *q = qo;
@@ -350,6 +350,7 @@ nd_status nd_linalg_svd(const nd_array *a, int full_matrices, int compute_uv, nd
     int lwork = 0;
     if (st == ND_OK) st = nd__cusolver_for(fn, s, &h);
     if (st == ND_OK) st = ND_CUSOLVER(cusolverDnCreateGesvdjInfo(&params));
+    if (st == ND_OK) st = ND_CUSOLVER(cusolverDnXgesvdjSetSortEig(params, 1)); /* descending, as NumPy */
     const int64_t udim = m, vdim = n; /* leading dimensions, valid even when not referenced */
     if (st == ND_OK && batched)
       st = ND_CUSOLVER(ND__BY_DTYPE(dt, cusolverDnSgesvdjBatched_bufferSize, cusolverDnDgesvdjBatched_bufferSize,
@@ -424,7 +425,7 @@ nd_status nd_linalg_svd(const nd_array *a, int full_matrices, int compute_uv, nd
     nd_array_release(so);
     nd_array_release(uo);
     nd_array_release(vo);
-    return nd__error_context(st, fn);
+    return nd__linalg_ctx(fn, st);
   }
   *s_out = so;
   if (compute_uv) {
@@ -473,6 +474,7 @@ static nd_status nd__eigh(const char *fn, const nd_array *a, char uplo, nd_array
     int lwork = 0;
     if (st == ND_OK) st = nd__cusolver_for(fn, s, &h);
     if (st == ND_OK) st = ND_CUSOLVER(cusolverDnCreateSyevjInfo(&params));
+    if (st == ND_OK) st = ND_CUSOLVER(cusolverDnXsyevjSetSortEig(params, 1)); /* ascending, as NumPy */
     if (st == ND_OK && batched)
       st = ND_CUSOLVER(ND__BY_DTYPE(dt, cusolverDnSsyevjBatched_bufferSize, cusolverDnDsyevjBatched_bufferSize,
                                     cusolverDnCheevjBatched_bufferSize, cusolverDnZheevjBatched_bufferSize, h, jobz,
@@ -525,7 +527,7 @@ static nd_status nd__eigh(const char *fn, const nd_array *a, char uplo, nd_array
   if (st != ND_OK) {
     nd_array_release(w);
     nd_array_release(vo);
-    return nd__error_context(st, fn);
+    return nd__linalg_ctx(fn, st);
   }
   *w_out = w;
   if (vectors) *v_out = vo;

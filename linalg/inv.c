@@ -153,7 +153,7 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
     nd_status st = ND_OK;
     if (p.first) st = nd_lk_first_reset(p.first, s->cu);
     if (st == ND_OK) st = n <= 32 ? nd_lk_gj_small(&p, s->cu) : nd_lk_gj_medium(&p, s->cu);
-    if (st != ND_OK) return nd__error_context(st, fn);
+    if (st != ND_OK) return nd__linalg_ctx(fn, st);
     return nd__sync_end(&sync);
   }
 
@@ -213,7 +213,7 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
   if (piv) nd__buffer_release(piv);
   if (work) nd__buffer_release(work);
   if (dinfo) nd__buffer_release(dinfo);
-  return st == ND_OK ? ND_OK : nd__error_context(st, fn);
+  return nd__linalg_ctx(fn, st);
 }
 
 static int64_t nd__batch_of(const nd_array *a) {
@@ -418,7 +418,7 @@ static nd_status nd__solve_lu(const char *fn, nd_stream *s, nd_dtype dt, const n
   if (piv) nd__buffer_release(piv);
   if (work) nd__buffer_release(work);
   if (dinfo) nd__buffer_release(dinfo);
-  return st == ND_OK ? ND_OK : nd__error_context(st, fn);
+  return nd__linalg_ctx(fn, st);
 }
 
 nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out,

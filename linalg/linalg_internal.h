@@ -112,6 +112,9 @@ nd_status nd__linalg_wait_first(const char *fn, nd_stream *s, const void *first,
 
 /* ---- shared helpers (linalg/util.c) ---------------------------------------------------- */
 
+/* Returns st, prefixing "fn: " to the thread's message unless it already starts with fn. */
+nd_status nd__linalg_ctx(const char *fn, nd_status st);
+
 /* A C-contiguous copy of a converted to dtype (a itself, retained, when already so). */
 nd_status nd__linalg_contig(const char *fn, const nd_array *a, nd_dtype dtype, nd_array **out);
 

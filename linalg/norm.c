@@ -204,7 +204,7 @@ nd_status nd_linalg_cond(const nd_array *x, double p, nd_array **out) {
     nd_array_release(s);
     if (st != ND_OK) {
       nd_array_release(r);
-      return nd__error_context(st, fn);
+      return nd__linalg_ctx(fn, st);
     }
     *out = r;
     return ND_OK;
@@ -224,7 +224,7 @@ nd_status nd_linalg_cond(const nd_array *x, double p, nd_array **out) {
   nd_array_release(a1);
   nd_array_release(a2);
   nd_array_release(prod);
-  return st == ND_OK ? ND_OK : nd__error_context(st, fn);
+  return nd__linalg_ctx(fn, st);
 }
 
 /* ---- matrix_rank ---------------------------------------------------------------------------- */
@@ -268,7 +268,7 @@ nd_status nd_linalg_matrix_rank(const nd_array *a, double tol, nd_array **out) {
   nd_array_release(s);
   if (st != ND_OK) {
     nd_array_release(r);
-    return nd__error_context(st, fn);
+    return nd__linalg_ctx(fn, st);
   }
   *out = r;
   return ND_OK;
@@ -336,7 +336,7 @@ nd_status nd_linalg_pinv(const nd_array *a, double rcond, nd_array **out) {
   ND_CHECK_NULL(fn, out);
   ND_TRY(nd__linalg_check_stack(fn, "a", a->ndim, a->shape, 0));
   nd_status st = nd__pinv(fn, a, rcond < 0 ? 1e-15 : rcond, out, NULL);
-  return st == ND_OK ? ND_OK : nd__error_context(st, fn);
+  return nd__linalg_ctx(fn, st);
 }
 
 nd_status nd_linalg_lstsq(const nd_array *a, const nd_array *b, double rcond, nd_array **x, nd_array **residuals,
@@ -423,7 +423,7 @@ nd_status nd_linalg_lstsq(const nd_array *a, const nd_array *b, double rcond, nd
     nd_array_release(s);
     nd_array_release(xo);
     nd_array_release(res);
-    return nd__error_context(st, fn);
+    return nd__linalg_ctx(fn, st);
   }
   *x = xo;
   if (residuals) *residuals = res;

@@ -8,9 +8,7 @@
 #include "linalg/products.h"
 
 /* Prefixes the public name to an error reported by a helper. */
-static nd_status nd__ctx(const char *fn, nd_status st) {
-  return st == ND_OK ? ND_OK : nd__error_context(st, fn);
-}
+static nd_status nd__ctx(const char *fn, nd_status st) { return nd__linalg_ctx(fn, st); }
 
 static nd_status nd__reshape2(const nd_array *a, int64_t r, int64_t c, nd_array **out) {
   int64_t sh[2] = {r, c};

@@ -103,3 +103,11 @@ nd_status nd__linalg_reduce_last(const char *fn, int op, int post, double p, con
   nd_array_release(head);
   return st;
 }
+
+nd_status nd__linalg_ctx(const char *fn, nd_status st) {
+  if (st == ND_OK) return ND_OK;
+  const size_t len = strlen(fn);
+  const char *msg = nd_last_error();
+  if (strncmp(msg, fn, len) == 0 && msg[len] == ':') return st;
+  return nd__error_context(st, fn);
+}
