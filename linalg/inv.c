@@ -4,8 +4,10 @@
  * - n <= 32: the fused Gauss-Jordan kernel, one launch for the whole batch (inv, solve, det);
  * - 32 < n <= 128 (complex128: 64): the block-per-matrix Gauss-Jordan kernel (inv, det); solve
  *   multiplies that inverse with b through cuBLAS;
- * - larger: cuSOLVER getrf per matrix, then getrs (inverse: against identities written
- *   straight into the result; solve: against a column-major copy of b) or the LU diagonal.
+ * - larger: batches of matrices up to 256 x 256 through cuBLAS getrfBatched + getriBatched
+ *   (inverse) or getrfBatched + the LU diagonal (det); single or larger matrices through
+ *   cuSOLVER getrf per matrix, then getrs (inverse: against identities written straight into
+ *   the result; solve: against a column-major copy of b) or the LU diagonal.
  *
  * Row-major data seen by the column-major library is the transpose: getrf of the buffer of A
  * factors A^T, so getrs with CUBLAS_OP_N against I yields inv(A^T) column-major, which read
@@ -49,6 +51,32 @@ static cusolverStatus_t nd__getrs(cusolverDnHandle_t h, nd_dtype dt, cublasOpera
     case ND_FLOAT64: return cusolverDnDgetrs(h, op, n, nrhs, a, n, ipiv, b, ldb, info);
     case ND_COMPLEX64: return cusolverDnCgetrs(h, op, n, nrhs, a, n, ipiv, b, ldb, info);
     default: return cusolverDnZgetrs(h, op, n, nrhs, a, n, ipiv, b, ldb, info);
+  }
+}
+
+/* ---- cuBLAS batched LU by dtype ------------------------------------------------------------ */
+
+static cublasStatus_t nd__getrf_batched(void *h, nd_dtype dt, int n, void **a, int *piv, int *info, int batch) {
+  switch (dt) {
+    case ND_FLOAT32: return cublasSgetrfBatched(h, n, (float *const *)a, n, piv, info, batch);
+    case ND_FLOAT64: return cublasDgetrfBatched(h, n, (double *const *)a, n, piv, info, batch);
+    case ND_COMPLEX64: return cublasCgetrfBatched(h, n, (cuComplex *const *)a, n, piv, info, batch);
+    default: return cublasZgetrfBatched(h, n, (cuDoubleComplex *const *)a, n, piv, info, batch);
+  }
+}
+
+static cublasStatus_t nd__getri_batched(void *h, nd_dtype dt, int n, void **a, const int *piv, void **c, int *info,
+                                        int batch) {
+  switch (dt) {
+    case ND_FLOAT32:
+      return cublasSgetriBatched(h, n, (const float *const *)a, n, piv, (float *const *)c, n, info, batch);
+    case ND_FLOAT64:
+      return cublasDgetriBatched(h, n, (const double *const *)a, n, piv, (double *const *)c, n, info, batch);
+    case ND_COMPLEX64:
+      return cublasCgetriBatched(h, n, (const cuComplex *const *)a, n, piv, (cuComplex *const *)c, n, info, batch);
+    default:
+      return cublasZgetriBatched(h, n, (const cuDoubleComplex *const *)a, n, piv, (cuDoubleComplex *const *)c, n,
+                                 info, batch);
   }
 }
 
@@ -157,9 +185,12 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
     return nd__sync_end(&sync);
   }
 
-  /* cuSOLVER: a fresh C-contiguous copy to factor in place. */
+  /* A fresh C-contiguous copy to factor in place. Batches of matrices up to 256 x 256 go through
+   * cuBLAS's batched getrf/getri (one launch each for the whole batch); single or larger
+   * matrices through cuSOLVER getrf + getrs per matrix. */
+  const int use_blas = batch > 1 && n <= 256 && batch <= INT_MAX;
   nd_array *lu = NULL;
-  nd__buffer *piv = NULL, *work = NULL, *dinfo = NULL;
+  nd__buffer *piv = NULL, *work = NULL, *dinfo = NULL, *ptrs = NULL;
   int64_t lushape[3] = {batch, n, n};
   nd_status st = nd__array_alloc(fn, 3, lushape, dt, 'C', &lu);
   nd_array *asrc = NULL;
@@ -172,31 +203,44 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
   void *h = NULL;
   int lwork = 0;
   const int dets = mode != ND_LK_INV;
-  if (st == ND_OK) st = nd__cusolver_for(fn, s, &h);
-  if (st == ND_OK) st = ND_CUSOLVER(nd__getrf_bs(h, dt, n, nd__data(lu), &lwork));
-  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)(dets ? batch : 1) * n * (int64_t)sizeof(int), &piv);
+  if (st == ND_OK) st = use_blas ? nd__cublas_for(fn, s, &h) : nd__cusolver_for(fn, s, &h);
+  if (st == ND_OK && !use_blas) st = ND_CUSOLVER(nd__getrf_bs(h, dt, n, nd__data(lu), &lwork));
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)(dets || use_blas ? batch : 1) * n * (int64_t)sizeof(int), &piv);
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)lwork * isz + 16, &work);
-  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (batch + 1) * (int64_t)sizeof(int), &dinfo);
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (2 * batch + 1) * (int64_t)sizeof(int), &dinfo);
+  if (st == ND_OK && use_blas) st = nd__linalg_scratch(fn, s, 2 * batch * (int64_t)sizeof(void *), &ptrs);
   if (st == ND_OK) st = nd__sync_add(&sync, &lu->buf->hz, ND__WRITE);
   if (st == ND_OK) st = nd__sync_add(&sync, &piv->hz, ND__WRITE);
   if (st == ND_OK) st = nd__sync_add(&sync, &work->hz, ND__WRITE);
   if (st == ND_OK) st = nd__sync_add(&sync, &dinfo->hz, ND__WRITE);
+  if (st == ND_OK && ptrs) st = nd__sync_add(&sync, &ptrs->hz, ND__WRITE);
   int begun = 0;
   if (st == ND_OK) st = nd__sync_begin(&sync);
   if (st == ND_OK) begun = 1;
-  if (st == ND_OK && mode == ND_LK_INV) {
-    nd_lk_mat xm = {nd__data(x), (int64_t)n * n, n, 1};
-    st = nd_lk_identity(xm, dt, n, batch, s->cu);
-  }
   int *info = f->info ? (int *)nd__data(f->info) : dinfo ? (int *)dinfo->ptr : NULL;
-  int *rs_info = dinfo ? (int *)dinfo->ptr + batch : NULL; /* getrs only reports bad arguments here */
-  for (int64_t b = 0; b < batch && st == ND_OK; b++) {
-    char *lub = (char *)nd__data(lu) + b * (int64_t)n * n * isz;
-    int *pv = (int *)piv->ptr + (dets ? b * n : 0);
-    st = ND_CUSOLVER(nd__getrf(h, dt, n, lub, work->ptr, pv, info + b));
+  int *rs_info = dinfo ? (int *)dinfo->ptr + batch : NULL; /* getrs/getri: not the factorisation's info */
+  if (use_blas) {
+    void **pa = ptrs ? (void **)ptrs->ptr : NULL;
+    if (st == ND_OK) st = nd_lk_pointer_array(pa, nd__data(lu), (int64_t)n * n * isz, batch, s->cu);
     if (st == ND_OK && mode == ND_LK_INV)
-      st = ND_CUSOLVER(nd__getrs(h, dt, CUBLAS_OP_N, n, n, lub, pv, (char *)nd__data(x) + b * (int64_t)n * n * isz,
-                                 n, rs_info));
+      st = nd_lk_pointer_array(pa + batch, nd__data(x), (int64_t)n * n * isz, batch, s->cu);
+    if (st == ND_OK)
+      st = ND_CUBLAS(nd__getrf_batched(h, dt, n, pa, (int *)piv->ptr, info, (int)batch));
+    if (st == ND_OK && mode == ND_LK_INV)
+      st = ND_CUBLAS(nd__getri_batched(h, dt, n, pa, (int *)piv->ptr, pa + batch, rs_info, (int)batch));
+  } else {
+    if (st == ND_OK && mode == ND_LK_INV) {
+      nd_lk_mat xm = {nd__data(x), (int64_t)n * n, n, 1};
+      st = nd_lk_identity(xm, dt, n, batch, s->cu);
+    }
+    for (int64_t b = 0; b < batch && st == ND_OK; b++) {
+      char *lub = (char *)nd__data(lu) + b * (int64_t)n * n * isz;
+      int *pv = (int *)piv->ptr + (dets ? b * n : 0);
+      st = ND_CUSOLVER(nd__getrf(h, dt, n, lub, work->ptr, pv, info + b));
+      if (st == ND_OK && mode == ND_LK_INV)
+        st = ND_CUSOLVER(nd__getrs(h, dt, CUBLAS_OP_N, n, n, lub, pv, (char *)nd__data(x) + b * (int64_t)n * n * isz,
+                                   n, rs_info));
+    }
   }
   if (st == ND_OK && dets)
     st = nd_lk_lu_det(mode, dt, n, batch, nd__data(lu), (const int *)piv->ptr, info, nd__data(det),
@@ -213,6 +257,7 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
   if (piv) nd__buffer_release(piv);
   if (work) nd__buffer_release(work);
   if (dinfo) nd__buffer_release(dinfo);
+  if (ptrs) nd__buffer_release(ptrs);
   return nd__linalg_ctx(fn, st);
 }
 
