@@ -15,6 +15,8 @@
 #include "ndcuda/stream.h"
 #include "ndcuda/memory.h"
 #include "ndcuda/array.h"
+#include "ndcuda/reduce.h"
+#include "ndcuda/sort.h"
 #include "ndcuda/linalg.h"
 
 #endif /* NDCUDA_H */

@@ -1,0 +1,832 @@
+/* Device templates shared by the reduction instance files (reduce_sum.cu, reduce_minmax.cu,
+ * reduce_stats.cu). Each instance is a pair (Op, Load):
+ * - Op is a small functor: Val (what a loaded element becomes), Acc (the running state),
+ *   identity(), make(x, k, row) (one element at reduced index k), combine(a, b) (associative
+ *   and commutative; argmin/argmax break ties by index, so they need no ordering), and
+ *   result(acc, P) (the finished value as a tagged nd_kval of the result dtype's kind).
+ *   Flags (sum vs product, NaN skipping, min vs max, ...) are runtime words: one branch that
+ *   every thread takes the same way costs far less than a template instance per variant.
+ * - Load reads one element: LoadTyped<T> for the hot dtypes (a plain typed load, which lets
+ *   contiguous rows use 16-byte vector loads), LoadGeneric for every other dtype (the tagged
+ *   loads of convert.cuh, optionally through the "via" dtype, see nd__reduce_via).
+ *
+ * Launch geometry (the host planner in src/reduce_plan.c picks the mode):
+ * - ROWS: 256-thread blocks; groups of `lanes` threads (1..32, or the whole block) own one
+ *   output and stride through its k range, then combine with xor-shuffles (and shared memory
+ *   for whole-block groups). With `splits` > 1 (few long rows, e.g. a full reduction), the
+ *   grid is M x splits blocks, each reduces one chunk and writes a partial; the last block to
+ *   arrive at a row (an atomic ticket) combines the partials and writes the output, so one
+ *   launch does the whole reduction.
+ * - COLS: one thread per output, consecutive threads on consecutive outputs, so each step
+ *   through k is one coalesced row of loads (reducing the leading axis of a C-contiguous
+ *   array); grid.y splits the k range when there are too few outputs to fill the device,
+ *   finished the same way by the last block of each column block.
+ * Loads are unrolled (4 vectors per lane in ROWS, 8 rows per thread in COLS) so that every
+ * thread has several independent loads in flight. */
+#ifndef ND_REDUCE_CORE_CUH
+#define ND_REDUCE_CORE_CUH
+
+#include <cuda_fp16.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/convert.cuh"
+#include "kernels/launch.cuh"
+#include "kernels/reduce.h"
+#include "ndcuda/dtype.h"
+
+namespace ndr {
+
+struct cf {
+  float re, im;
+};
+struct cd {
+  double re, im;
+};
+struct NoRow {};
+
+/* ---- tagged values ----------------------------------------------------------------------- */
+
+__device__ __forceinline__ nd_kval kv_make(int kind) {
+  nd_kval v;
+  v.kind = kind;
+  v.i = 0;
+  v.u = 0;
+  v.re = 0;
+  v.im = 0;
+  return v;
+}
+__device__ __forceinline__ nd_kval kv_sint(int64_t i) {
+  nd_kval v = kv_make(ND_K_SINT);
+  v.i = i;
+  return v;
+}
+__device__ __forceinline__ nd_kval kv_uint(uint64_t u) {
+  nd_kval v = kv_make(ND_K_UINT);
+  v.u = u;
+  return v;
+}
+__device__ __forceinline__ nd_kval kv_float(double x) {
+  nd_kval v = kv_make(ND_K_FLOAT);
+  v.re = x;
+  return v;
+}
+__device__ __forceinline__ nd_kval kv_complex(double re, double im) {
+  nd_kval v = kv_make(ND_K_COMPLEX);
+  v.re = re;
+  v.im = im;
+  return v;
+}
+
+__device__ __forceinline__ bool dtype_unsigned(int dt) { return dt >= ND_UINT8 && dt <= ND_UINT64; }
+
+/* An integer accumulator (two's complement bits) as a value of the result dtype's kind. */
+__device__ __forceinline__ nd_kval kv_int_bits(uint64_t bits, int res_dtype) {
+  return dtype_unsigned(res_dtype) ? kv_uint(bits) : kv_sint((int64_t)bits);
+}
+
+__device__ __forceinline__ nd_kval to_kval(int64_t x, int) { return kv_sint(x); }
+__device__ __forceinline__ nd_kval to_kval(uint64_t x, int res) { return kv_int_bits(x, res); }
+__device__ __forceinline__ nd_kval to_kval(float x, int) { return kv_float((double)x); }
+__device__ __forceinline__ nd_kval to_kval(double x, int) { return kv_float(x); }
+__device__ __forceinline__ nd_kval to_kval(cf x, int) { return kv_complex(x.re, x.im); }
+__device__ __forceinline__ nd_kval to_kval(cd x, int) { return kv_complex(x.re, x.im); }
+
+template <class V>
+__device__ V from_kval(const nd_kval &v);
+template <>
+__device__ __forceinline__ int64_t from_kval<int64_t>(const nd_kval &v) {
+  return v.kind == ND_K_SINT ? v.i : v.kind == ND_K_UINT ? (int64_t)v.u : nd_cvt64(v.re);
+}
+template <>
+__device__ __forceinline__ uint64_t from_kval<uint64_t>(const nd_kval &v) {
+  return v.kind == ND_K_SINT ? (uint64_t)v.i : v.kind == ND_K_UINT ? v.u : (uint64_t)nd_cvt64(v.re);
+}
+template <>
+__device__ __forceinline__ float from_kval<float>(const nd_kval &v) {
+  return nd_to_float(v);
+}
+template <>
+__device__ __forceinline__ double from_kval<double>(const nd_kval &v) {
+  return nd_to_double(v);
+}
+template <>
+__device__ __forceinline__ cf from_kval<cf>(const nd_kval &v) {
+  cf c;
+  c.re = nd_to_float(v);
+  c.im = (float)v.im;
+  return c;
+}
+template <>
+__device__ __forceinline__ cd from_kval<cd>(const nd_kval &v) {
+  cd c;
+  c.re = nd_to_double(v);
+  c.im = v.im;
+  return c;
+}
+/* Truth value, as NumPy's bool(): nonzero, NaN included. */
+template <>
+__device__ __forceinline__ bool from_kval<bool>(const nd_kval &v) {
+  switch (v.kind) {
+    case ND_K_SINT: return v.i != 0;
+    case ND_K_UINT: return v.u != 0;
+    case ND_K_COMPLEX: return v.re != 0 || v.im != 0;
+    default: return v.re != 0;
+  }
+}
+
+/* ---- arithmetic and ordering per value type ------------------------------------------------ */
+
+__device__ __forceinline__ bool isnan_(int64_t) { return false; }
+__device__ __forceinline__ bool isnan_(uint64_t) { return false; }
+__device__ __forceinline__ bool isnan_(bool) { return false; }
+__device__ __forceinline__ bool isnan_(float x) { return x != x; }
+__device__ __forceinline__ bool isnan_(double x) { return x != x; }
+__device__ __forceinline__ bool isnan_(cf x) { return x.re != x.re || x.im != x.im; }
+__device__ __forceinline__ bool isnan_(cd x) { return x.re != x.re || x.im != x.im; }
+
+/* Integer arithmetic goes through uint64 so that overflow wraps instead of being undefined. */
+__device__ __forceinline__ int64_t add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+__device__ __forceinline__ uint64_t add(uint64_t a, uint64_t b) { return a + b; }
+__device__ __forceinline__ float add(float a, float b) { return a + b; }
+__device__ __forceinline__ double add(double a, double b) { return a + b; }
+__device__ __forceinline__ cf add(cf a, cf b) { return cf{a.re + b.re, a.im + b.im}; }
+__device__ __forceinline__ cd add(cd a, cd b) { return cd{a.re + b.re, a.im + b.im}; }
+
+__device__ __forceinline__ int64_t sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+__device__ __forceinline__ uint64_t sub(uint64_t a, uint64_t b) { return a - b; }
+__device__ __forceinline__ float sub(float a, float b) { return a - b; }
+__device__ __forceinline__ double sub(double a, double b) { return a - b; }
+__device__ __forceinline__ cf sub(cf a, cf b) { return cf{a.re - b.re, a.im - b.im}; }
+__device__ __forceinline__ cd sub(cd a, cd b) { return cd{a.re - b.re, a.im - b.im}; }
+
+__device__ __forceinline__ uint64_t mul(uint64_t a, uint64_t b) { return a * b; }
+__device__ __forceinline__ float mul(float a, float b) { return a * b; }
+__device__ __forceinline__ double mul(double a, double b) { return a * b; }
+__device__ __forceinline__ cf mul(cf a, cf b) {
+  return cf{a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+__device__ __forceinline__ cd mul(cd a, cd b) {
+  return cd{a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+
+template <class V>
+__device__ __forceinline__ V zero_() {
+  V v;
+  memset(&v, 0, sizeof v);
+  return v;
+}
+__device__ __forceinline__ void set_one(uint64_t &v) { v = 1; }
+__device__ __forceinline__ void set_one(float &v) { v = 1.0f; }
+__device__ __forceinline__ void set_one(double &v) { v = 1.0; }
+__device__ __forceinline__ void set_one(cf &v) { v = cf{1.0f, 0.0f}; }
+__device__ __forceinline__ void set_one(cd &v) { v = cd{1.0, 0.0}; }
+
+/* Strict order (lexicographic for complex, as NumPy's maximum/minimum). NaN never orders. */
+__device__ __forceinline__ bool lt(int64_t a, int64_t b) { return a < b; }
+__device__ __forceinline__ bool lt(uint64_t a, uint64_t b) { return a < b; }
+__device__ __forceinline__ bool lt(float a, float b) { return a < b; }
+__device__ __forceinline__ bool lt(double a, double b) { return a < b; }
+__device__ __forceinline__ bool lt(cd a, cd b) { return a.re < b.re || (a.re == b.re && a.im < b.im); }
+
+/* The least and greatest values of a comparison type (identities of max and min). */
+__device__ __forceinline__ void set_lowest(int64_t &v) { v = INT64_MIN; }
+__device__ __forceinline__ void set_lowest(uint64_t &v) { v = 0; }
+__device__ __forceinline__ void set_lowest(float &v) { v = -INFINITY; }
+__device__ __forceinline__ void set_lowest(double &v) { v = -(double)INFINITY; }
+__device__ __forceinline__ void set_lowest(cd &v) { v = cd{-(double)INFINITY, -(double)INFINITY}; }
+__device__ __forceinline__ void set_highest(int64_t &v) { v = INT64_MAX; }
+__device__ __forceinline__ void set_highest(uint64_t &v) { v = UINT64_MAX; }
+__device__ __forceinline__ void set_highest(float &v) { v = INFINITY; }
+__device__ __forceinline__ void set_highest(double &v) { v = (double)INFINITY; }
+__device__ __forceinline__ void set_highest(cd &v) { v = cd{(double)INFINITY, (double)INFINITY}; }
+__device__ __forceinline__ void set_nan(int64_t &v) { v = 0; }
+__device__ __forceinline__ void set_nan(uint64_t &v) { v = 0; }
+__device__ __forceinline__ void set_nan(float &v) { v = NAN; }
+__device__ __forceinline__ void set_nan(double &v) { v = (double)NAN; }
+__device__ __forceinline__ void set_nan(cd &v) { v = cd{(double)NAN, (double)NAN}; }
+template <class V>
+struct has_nan {
+  static const bool value = true;
+};
+template <>
+struct has_nan<int64_t> {
+  static const bool value = false;
+};
+template <>
+struct has_nan<uint64_t> {
+  static const bool value = false;
+};
+
+/* ---- loaders ------------------------------------------------------------------------------ */
+
+/* The tagged load, out of line: the generic path is the cold one, and one copy of the
+ * dtype switches per file keeps every instance small (inlining them into each unrolled
+ * loop multiplied the build time). */
+static __device__ __noinline__ nd_kval load_tagged(int dt, int via, const char *p) {
+  nd_kval v = nd_load(dt, p);
+  if (via >= 0) {
+    /* NumPy casts each element to the result dtype before reducing: do the same. */
+    uint4 tmp;
+    nd_store(via, (char *)&tmp, v);
+    v = nd_load(via, (const char *)&tmp);
+  }
+  return v;
+}
+
+struct LoadGeneric {
+  static const bool typed = false;
+  typedef unsigned char type; /* unused */
+  int dt, via;
+  template <class V>
+  __device__ __forceinline__ V get(const char *p) const {
+    return from_kval<V>(load_tagged(dt, via, p));
+  }
+};
+
+template <class V, class T>
+__device__ __forceinline__ V cvt_(T x) {
+  return (V)x;
+}
+template <>
+__device__ __forceinline__ float cvt_<float, __half>(__half x) {
+  return __half2float(x);
+}
+template <>
+__device__ __forceinline__ uint64_t cvt_<uint64_t, int32_t>(int32_t x) {
+  return (uint64_t)(int64_t)x;
+}
+
+template <class T>
+struct LoadTyped {
+  static const bool typed = true;
+  typedef T type;
+  template <class V>
+  __device__ __forceinline__ V get(const char *p) const {
+    return cvt_<V, T>(*(const T *)p);
+  }
+};
+
+/* ---- operations ----------------------------------------------------------------------------- */
+
+/* SIMPLE instances (the typed fast paths) are plain sums: no product or NaN-skip branch in
+ * their loops. MEAN only changes result(), so they serve mean too. */
+template <class V, bool SIMPLE = false>
+struct OpSum {
+  typedef V Val;
+  typedef V Acc;
+  typedef NoRow Row;
+  int flags;
+  __device__ __forceinline__ Row row(int64_t) const { return Row(); }
+  __device__ __forceinline__ Acc identity() const {
+    V v = zero_<V>();
+    if (!SIMPLE && (flags & ND_KRF_PROD)) set_one(v);
+    return v;
+  }
+  __device__ __forceinline__ Acc make(V x, int64_t, const Row &) const {
+    return (!SIMPLE && (flags & ND_KRF_NANSKIP) && isnan_(x)) ? identity() : x;
+  }
+  __device__ __forceinline__ Acc combine(Acc a, Acc b) const {
+    return (!SIMPLE && (flags & ND_KRF_PROD)) ? mul(a, b) : add(a, b);
+  }
+  __device__ nd_kval result(Acc a, const nd_kreduce &P) const { return finish(a, P); }
+  __device__ nd_kval finish(uint64_t a, const nd_kreduce &P) const {
+    if (!(flags & ND_KRF_MEAN)) return kv_int_bits(a, P.res_dtype);
+    double s = dtype_unsigned(P.res_dtype) ? (double)a : (double)(int64_t)a;
+    return kv_float(s / (double)P.K);
+  }
+  __device__ nd_kval finish(float a, const nd_kreduce &P) const {
+    return kv_float((double)((flags & ND_KRF_MEAN) ? a / (float)P.K : a));
+  }
+  __device__ nd_kval finish(double a, const nd_kreduce &P) const {
+    return kv_float((flags & ND_KRF_MEAN) ? a / (double)P.K : a);
+  }
+  __device__ nd_kval finish(cf a, const nd_kreduce &P) const {
+    if (flags & ND_KRF_MEAN) return kv_complex(a.re / (float)P.K, a.im / (float)P.K);
+    return kv_complex(a.re, a.im);
+  }
+  __device__ nd_kval finish(cd a, const nd_kreduce &P) const {
+    if (flags & ND_KRF_MEAN) return kv_complex(a.re / (double)P.K, a.im / (double)P.K);
+    return kv_complex(a.re, a.im);
+  }
+};
+
+template <class V>
+struct Pair {
+  V lo, hi;
+};
+
+/* min, max and ptp at once: the extra compare is free next to the memory traffic, and one
+ * instance serves five NumPy functions. NaN propagates (first NaN seen wins) unless NANSKIP,
+ * where NaN is the identity and loses every comparison (fmin/fmax). PROPAGATE instances (the
+ * typed fast paths) leave the NaN-skipping branch out. */
+template <class V, bool PROPAGATE = false>
+struct OpExtrema {
+  typedef V Val;
+  typedef Pair<V> Acc;
+  typedef NoRow Row;
+  int flags;
+  __device__ __forceinline__ Row row(int64_t) const { return Row(); }
+  __device__ __forceinline__ Acc identity() const {
+    Acc a;
+    if (has_nan<V>::value && !PROPAGATE && (flags & ND_KRF_NANSKIP)) {
+      set_nan(a.lo);
+      set_nan(a.hi);
+    } else {
+      set_highest(a.lo);
+      set_lowest(a.hi);
+    }
+    return a;
+  }
+  __device__ __forceinline__ Acc make(V x, int64_t, const Row &) const { return Acc{x, x}; }
+  __device__ __forceinline__ V pick(V a, V b, bool want_b) const {
+    if (has_nan<V>::value) {
+      bool an = isnan_(a), bn = isnan_(b);
+      if (!PROPAGATE && (flags & ND_KRF_NANSKIP)) {
+        if (an) return b;
+        if (bn) return a;
+      } else {
+        if (an) return a;
+        if (bn) return b;
+      }
+    }
+    return want_b ? b : a;
+  }
+  __device__ __forceinline__ Acc combine(Acc a, Acc b) const {
+    Acc r;
+    r.lo = pick(a.lo, b.lo, lt(b.lo, a.lo));
+    r.hi = pick(a.hi, b.hi, lt(a.hi, b.hi));
+    return r;
+  }
+  __device__ nd_kval result(Acc a, const nd_kreduce &P) const {
+    V v = (flags & ND_KRF_PTP) ? sub(a.hi, a.lo) : (flags & ND_KRF_MAX) ? a.hi : a.lo;
+    return to_kval(v, P.res_dtype);
+  }
+};
+
+template <class V>
+struct ArgAcc {
+  V v;
+  int64_t i;
+};
+
+/* argmin/argmax: the identity carries index INT64_MAX, so it loses every tie and needs no
+ * "empty" flag in the hot loop. A NaN beats every number; between NaNs the first wins. */
+template <class V>
+struct OpArg {
+  typedef V Val;
+  typedef ArgAcc<V> Acc;
+  typedef NoRow Row;
+  int flags;
+  __device__ __forceinline__ Row row(int64_t) const { return Row(); }
+  __device__ __forceinline__ Acc identity() const {
+    Acc a;
+    if (flags & ND_KRF_MAX) set_lowest(a.v);
+    else set_highest(a.v);
+    a.i = INT64_MAX;
+    return a;
+  }
+  __device__ __forceinline__ Acc make(V x, int64_t k, const Row &) const { return Acc{x, k}; }
+  __device__ __forceinline__ Acc combine(Acc a, Acc b) const {
+    if (has_nan<V>::value) {
+      bool an = isnan_(a.v), bn = isnan_(b.v);
+      if (an || bn) {
+        if (an && bn) return a.i <= b.i ? a : b;
+        return an ? a : b;
+      }
+    }
+    bool a_better = (flags & ND_KRF_MAX) ? lt(b.v, a.v) : lt(a.v, b.v);
+    bool b_better = (flags & ND_KRF_MAX) ? lt(a.v, b.v) : lt(b.v, a.v);
+    if (a_better) return a;
+    if (b_better) return b;
+    return a.i <= b.i ? a : b;
+  }
+  __device__ nd_kval result(Acc a, const nd_kreduce &) const { return kv_sint(a.i); }
+};
+
+/* Count of nonzero elements; all (count == K) and any (count != 0) read it. */
+struct OpCount {
+  typedef bool Val;
+  typedef uint64_t Acc;
+  typedef NoRow Row;
+  int flags;
+  __device__ __forceinline__ Row row(int64_t) const { return Row(); }
+  __device__ __forceinline__ Acc identity() const { return 0; }
+  __device__ __forceinline__ Acc make(bool x, int64_t, const Row &) const { return x ? 1u : 0u; }
+  __device__ __forceinline__ Acc combine(Acc a, Acc b) const { return a + b; }
+  __device__ nd_kval result(Acc a, const nd_kreduce &P) const {
+    if (flags & ND_KRF_ALL) return kv_sint(a == (uint64_t)P.K);
+    if (flags & ND_KRF_ANY) return kv_sint(a != 0);
+    return kv_sint((int64_t)a);
+  }
+};
+
+template <class V>
+struct SumCount {
+  V s;
+  int64_t n;
+};
+
+template <class V>
+struct OpNanMean {
+  typedef V Val;
+  typedef SumCount<V> Acc;
+  typedef NoRow Row;
+  int flags;
+  __device__ __forceinline__ Row row(int64_t) const { return Row(); }
+  __device__ __forceinline__ Acc identity() const { return Acc{zero_<V>(), 0}; }
+  __device__ __forceinline__ Acc make(V x, int64_t, const Row &) const {
+    return isnan_(x) ? identity() : Acc{x, 1};
+  }
+  __device__ __forceinline__ Acc combine(Acc a, Acc b) const { return Acc{add(a.s, b.s), a.n + b.n}; }
+  __device__ nd_kval result(Acc a, const nd_kreduce &) const { return div(a.s, a.n); }
+  __device__ nd_kval div(float s, int64_t n) const { return kv_float(s / (float)n); }
+  __device__ nd_kval div(double s, int64_t n) const { return kv_float(s / (double)n); }
+  __device__ nd_kval div(cf s, int64_t n) const { return kv_complex(s.re / (float)n, s.im / (float)n); }
+  __device__ nd_kval div(cd s, int64_t n) const { return kv_complex(s.re / (double)n, s.im / (double)n); }
+};
+
+__device__ __forceinline__ float sq(float x) { return x * x; }
+__device__ __forceinline__ double sq(double x) { return x * x; }
+__device__ __forceinline__ float sq(cf x) { return x.re * x.re + x.im * x.im; }
+__device__ __forceinline__ double sq(cd x) { return x.re * x.re + x.im * x.im; }
+
+/* Second pass of var/std: sum of |x - mean|^2 with the mean of output m from the first pass,
+ * divided by max(K - ddof, 0) as NumPy (0 gives inf or NaN), square-rooted for std. */
+template <class V, class R>
+struct OpSqDev {
+  typedef V Val;
+  typedef R Acc;
+  typedef V Row;
+  int flags;
+  const V *center;
+  double ddof;
+  __device__ __forceinline__ Row row(int64_t m) const { return center[m]; }
+  __device__ __forceinline__ Acc identity() const { return (R)0; }
+  __device__ __forceinline__ Acc make(V x, int64_t, const Row &c) const { return sq(sub(x, c)); }
+  __device__ __forceinline__ Acc combine(Acc a, Acc b) const { return a + b; }
+  __device__ nd_kval result(Acc a, const nd_kreduce &P) const {
+    double rc = (double)P.K - ddof;
+    if (rc < 0) rc = 0;
+    R v = a / (R)rc;
+    if (flags & ND_KRF_SQRT) v = sqrt(v);
+    return kv_float((double)v);
+  }
+};
+
+/* ---- building blocks ------------------------------------------------------------------------ */
+
+/* Shuffles any accumulator (a trivially copyable struct whose size is a multiple of 4). */
+template <class T>
+__device__ __forceinline__ T shfl_xor(const T &v, int off) {
+  static_assert(sizeof(T) % 4 == 0, "accumulators are made of 4- and 8-byte fields");
+  unsigned w[sizeof(T) / 4];
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < (int)(sizeof(T) / 4); i++) w[i] = __shfl_xor_sync(0xffffffffu, w[i], off);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+/* Reads a partial written by another block, bypassing L1. */
+template <class T>
+__device__ __forceinline__ T ldcg(const T *p) {
+  unsigned w[sizeof(T) / 4];
+  const unsigned *q = (const unsigned *)p;
+#pragma unroll
+  for (int i = 0; i < (int)(sizeof(T) / 4); i++) w[i] = __ldcg(q + i);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+/* Whole-block combine; the result is valid in thread 0. Safe to call repeatedly. */
+template <class Op>
+__device__ __noinline__ typename Op::Acc block_reduce(const Op &op, typename Op::Acc v,
+                                                         typename Op::Acc *sh) {
+  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  /* Not unrolled: this runs once per output, and unrolled copies of a branchy combine
+   * (argmin/argmax) were most of each kernel's code. */
+#pragma unroll 1
+  for (int off = 16; off > 0; off >>= 1) v = op.combine(v, shfl_xor(v, off));
+  __syncthreads();
+  if (lane == 0) sh[w] = v;
+  __syncthreads();
+  if (w == 0) {
+    v = lane < (int)(blockDim.x >> 5) ? sh[lane] : op.identity();
+#pragma unroll 1
+    for (int off = 16; off > 0; off >>= 1) v = op.combine(v, shfl_xor(v, off));
+  }
+  return v;
+}
+
+__device__ __forceinline__ int64_t roff(const nd_kreduce &P, int64_t k) {
+  int64_t o = 0;
+  for (int d = P.nr - 1; d > 0; --d) {
+    int64_t n = P.rshape[d], q = k / n;
+    o += (k - q * n) * P.rin[d];
+    k = q;
+  }
+  if (P.nr > 0) o += k * P.rin[0];
+  return o;
+}
+
+__device__ __forceinline__ void koff(const nd_kreduce &P, int64_t m, int64_t &oi, int64_t &oo) {
+  oi = 0;
+  oo = 0;
+  for (int d = P.nk - 1; d > 0; --d) {
+    int64_t n = P.kshape[d], q = m / n, r = m - q * n;
+    oi += r * P.kin[d];
+    oo += r * P.kout[d];
+    m = q;
+  }
+  if (P.nk > 0) {
+    oi += m * P.kin[0];
+    oo += m * P.kout[0];
+  }
+}
+
+/* Stores a finished value, out of line for the same reason as load_tagged: it runs once per
+ * output. The value is formed in NumPy's result dtype first (integer wrap, float16
+ * rounding), then cast to the caller's out dtype. */
+static __device__ __noinline__ void store_tagged(int res_dtype, int out_dtype, char *o, nd_kval v) {
+  if (res_dtype == out_dtype) {
+    nd_store(out_dtype, o, v);
+  } else {
+    uint4 tmp;
+    nd_store(res_dtype, (char *)&tmp, v);
+    nd_store(out_dtype, o, nd_load(res_dtype, (const char *)&tmp));
+  }
+}
+
+template <class Op>
+__device__ __forceinline__ void store_result(const nd_kreduce &P, const Op &op,
+                                             const typename Op::Acc &a, int64_t oo) {
+  store_tagged(P.res_dtype, P.out_dtype, P.out + oo, op.result(a, P));
+}
+
+/* Reduces elements [k0, k1) of one output, this thread taking k0 + lane, k0 + lane + lanes, ... */
+template <class Op, class Ld>
+__device__ __forceinline__ typename Op::Acc row_scalar(const nd_kreduce &P, const Op &op,
+                                                       const Ld &ld, const char *base,
+                                                       const typename Op::Row &r, int64_t k0,
+                                                       int64_t k1, int lane, int lanes) {
+  typedef typename Op::Val V;
+  typename Op::Acc acc = op.identity();
+  const int64_t s = lanes;
+  int64_t k = k0 + lane;
+  if (P.nr <= 1) {
+    const int64_t st = P.nr == 1 ? P.rin[0] : 0;
+    for (; Ld::typed && k + 3 * s < k1; k += 4 * s) {
+      V x0 = ld.template get<V>(base + k * st);
+      V x1 = ld.template get<V>(base + (k + s) * st);
+      V x2 = ld.template get<V>(base + (k + 2 * s) * st);
+      V x3 = ld.template get<V>(base + (k + 3 * s) * st);
+      acc = op.combine(acc, op.make(x0, k, r));
+      acc = op.combine(acc, op.make(x1, k + s, r));
+      acc = op.combine(acc, op.make(x2, k + 2 * s, r));
+      acc = op.combine(acc, op.make(x3, k + 3 * s, r));
+    }
+    for (; k < k1; k += s) acc = op.combine(acc, op.make(ld.template get<V>(base + k * st), k, r));
+  } else {
+    for (; k < k1; k += s) acc = op.combine(acc, op.make(ld.template get<V>(base + roff(P, k)), k, r));
+  }
+  return acc;
+}
+
+template <class Op, class T>
+__device__ __forceinline__ typename Op::Acc consume16(const Op &op, typename Op::Acc acc, uint4 q,
+                                                      int64_t k, const typename Op::Row &r) {
+  typedef typename Op::Val V;
+  const int n = 16 / (int)sizeof(T);
+  T e[16 / sizeof(T)];
+  memcpy(e, &q, 16);
+#pragma unroll
+  for (int j = 0; j < n; j++) acc = op.combine(acc, op.make(cvt_<V, T>(e[j]), k + j, r));
+  return acc;
+}
+
+/* Contiguous rows of a typed input: aligned 16-byte loads, four per lane in flight, with a
+ * scalar head up to the first 16-byte boundary and a scalar tail. */
+template <class Op, class Ld>
+__device__ __forceinline__ typename Op::Acc row_vector(const Op &op, const char *base,
+                                                       const typename Op::Row &r, int64_t k0,
+                                                       int64_t k1, int lane, int lanes) {
+  typedef typename Ld::type T;
+  typedef typename Op::Val V;
+  const int VE = 16 / (int)sizeof(T);
+  const T *p = (const T *)base;
+  const uintptr_t a0 = (uintptr_t)(p + k0);
+  typename Op::Acc acc = op.identity();
+  int64_t kv = k0 + (int64_t)(((16 - (a0 & 15)) & 15) / sizeof(T));
+  if (kv > k1) kv = k1;
+  for (int64_t k = k0 + lane; k < kv; k += lanes) acc = op.combine(acc, op.make(cvt_<V, T>(p[k]), k, r));
+  const int64_t nv = (k1 - kv) / VE;
+  const uint4 *vp = (const uint4 *)(p + kv);
+  int64_t v = lane;
+  for (; v + 3 * lanes < nv; v += 4 * lanes) {
+    uint4 q0 = __ldg(vp + v), q1 = __ldg(vp + v + lanes), q2 = __ldg(vp + v + 2 * lanes),
+          q3 = __ldg(vp + v + 3 * lanes);
+    acc = consume16<Op, T>(op, acc, q0, kv + v * VE, r);
+    acc = consume16<Op, T>(op, acc, q1, kv + (v + lanes) * VE, r);
+    acc = consume16<Op, T>(op, acc, q2, kv + (v + 2 * lanes) * VE, r);
+    acc = consume16<Op, T>(op, acc, q3, kv + (v + 3 * lanes) * VE, r);
+  }
+  for (; v < nv; v += lanes) acc = consume16<Op, T>(op, acc, __ldg(vp + v), kv + v * VE, r);
+  for (int64_t k = kv + nv * VE + lane; k < k1; k += lanes)
+    acc = op.combine(acc, op.make(cvt_<V, T>(p[k]), k, r));
+  return acc;
+}
+
+/* One output's partial over [k0, k1). Kept out of line (one copy per instance: the kernels
+ * call it from one place each, and inlining the loops into every caller multiplied ptxas
+ * time). */
+template <class Op, class Ld>
+__device__ __noinline__ typename Op::Acc row_acc(const nd_kreduce &P, const Op op, const Ld ld,
+                                                 const char *base, int64_t m, int64_t k0,
+                                                 int64_t k1, int lane, int lanes) {
+  typename Op::Row r = op.row(m);
+  if constexpr (Ld::typed) {
+    typedef typename Ld::type T;
+    if (P.rcontig && (uintptr_t)(base + k0 * (int64_t)sizeof(T)) % sizeof(T) == 0)
+      return row_vector<Op, Ld>(op, base, r, k0, k1, lane, lanes);
+  }
+  return row_scalar(P, op, ld, base, r, k0, k1, lane, lanes);
+}
+
+template <class Op, class Ld>
+__global__ void __launch_bounds__(256)
+    k_rows(const __grid_constant__ nd_kreduce P, const Op op, const Ld ld, typename Op::Acc *part,
+           unsigned *ctr) {
+  typedef typename Op::Acc A;
+  __shared__ A sh[8];
+  __shared__ int last;
+  const int tid = threadIdx.x;
+  /* Without splits, groups of `lanes` threads take rows mb + g in a grid-stride loop; with
+   * splits (lanes == 256), block b takes chunk b % splits of row b / splits, once. */
+  const bool split = P.splits > 1;
+  const int lanes = P.lanes, rpb = 256 / lanes;
+  const int g = tid / lanes, lane = tid % lanes;
+  const int64_t step = split ? INT64_MAX : (int64_t)gridDim.x * rpb;
+  for (int64_t mb = split ? (int64_t)blockIdx.x / P.splits : (int64_t)blockIdx.x * rpb; mb < P.M;
+       mb = step > P.M - mb ? P.M : mb + step) {
+    const int64_t m = mb + g;
+    const bool valid = m < P.M;
+    const int64_t s = split ? (int64_t)blockIdx.x % P.splits : 0;
+    const int64_t k0 = s * P.chunk, k1 = split && k0 + P.chunk < P.K ? k0 + P.chunk : P.K;
+    A acc = op.identity();
+    int64_t oi = 0, oo = 0;
+    if (valid) {
+      koff(P, m, oi, oo);
+      acc = row_acc(P, op, ld, P.in + oi, m, k0, k1, lane, lanes);
+    }
+    if (lanes < 256) {
+      /* Groups of `lanes` are aligned within the warp, so xor offsets below `lanes` stay in
+       * the group; every lane of the warp runs the same number of steps. */
+#pragma unroll 1
+      for (int off = lanes / 2; off > 0; off >>= 1) acc = op.combine(acc, shfl_xor(acc, off));
+      if (valid && lane == 0) store_result(P, op, acc, oo);
+      continue;
+    }
+    acc = block_reduce(op, acc, sh);
+    if (split) {
+      /* The last block of this row to arrive combines the partials. */
+      if (tid == 0) {
+        part[m * P.splits + s] = acc;
+        __threadfence();
+        unsigned t = atomicAdd(&ctr[m], 1u);
+        last = t == (unsigned)(P.splits - 1);
+      }
+      __syncthreads();
+      if (!last) continue;
+      __threadfence();
+      acc = op.identity();
+#pragma unroll 1
+      for (int64_t j = tid; j < P.splits; j += 256) acc = op.combine(acc, ldcg(&part[m * P.splits + j]));
+      acc = block_reduce(op, acc, sh);
+    }
+    if (tid == 0) store_result(P, op, acc, oo);
+  }
+}
+
+/* Walks k sequentially for one output, eight loads in flight. */
+template <class Op, class Ld>
+__device__ __noinline__ typename Op::Acc col_acc(const nd_kreduce &P, const Op op, const Ld ld,
+                                                    const char *base, int64_t m, int64_t k0,
+                                                    int64_t k1) {
+  typedef typename Op::Val V;
+  typename Op::Row r = op.row(m);
+  typename Op::Acc acc = op.identity();
+  int64_t k = k0;
+  if (P.nr <= 1) {
+    const int64_t st = P.nr == 1 ? P.rin[0] : 0;
+    const char *p = base + k0 * st;
+    for (; Ld::typed && k + 7 < k1; k += 8, p += 8 * st) {
+      V x[8];
+#pragma unroll
+      for (int j = 0; j < 8; j++) x[j] = ld.template get<V>(p + j * st);
+#pragma unroll
+      for (int j = 0; j < 8; j++) acc = op.combine(acc, op.make(x[j], k + j, r));
+    }
+    for (; k < k1; k++, p += st) acc = op.combine(acc, op.make(ld.template get<V>(p), k, r));
+  } else {
+    for (; k < k1; k++) acc = op.combine(acc, op.make(ld.template get<V>(base + roff(P, k)), k, r));
+  }
+  return acc;
+}
+
+template <class Op, class Ld>
+__global__ void __launch_bounds__(256)
+    k_cols(const __grid_constant__ nd_kreduce P, const Op op, const Ld ld, typename Op::Acc *part,
+           unsigned *ctr) {
+  typedef typename Op::Acc A;
+  __shared__ int last;
+  const int64_t colblocks = (P.M + 255) / 256;
+  const int64_t s = blockIdx.y;
+  const int64_t k0 = s * P.chunk, k1 = k0 + P.chunk < P.K ? k0 + P.chunk : P.K;
+  for (int64_t cb = blockIdx.x; cb < colblocks; cb += gridDim.x) {
+    const int64_t m = cb * 256 + threadIdx.x;
+    const bool valid = m < P.M;
+    A acc = op.identity();
+    int64_t oi = 0, oo = 0;
+    if (valid) {
+      koff(P, m, oi, oo);
+      acc = col_acc(P, op, ld, P.in + oi, m, k0, k1);
+    }
+    if (P.splits == 1) {
+      if (valid) store_result(P, op, acc, oo);
+      continue;
+    }
+    if (valid) part[s * P.M + m] = acc;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      unsigned t = atomicAdd(&ctr[cb], 1u);
+      last = t == (unsigned)(P.splits - 1);
+    }
+    __syncthreads();
+    if (last) {
+      __threadfence();
+      if (valid) {
+        A a = op.identity();
+#pragma unroll 1
+        for (int64_t j = 0; j < P.splits; j++) a = op.combine(a, ldcg(&part[j * P.M + m]));
+        store_result(P, op, a, oo);
+      }
+    }
+    __syncthreads();
+  }
+}
+
+/* Workspace: partials then one arrival counter per output (ROWS) or column block (COLS). */
+template <class Op>
+__host__ inline void workspace_layout(const nd_kreduce *P, size_t *part_bytes, size_t *nctr) {
+  *part_bytes = 0;
+  *nctr = 0;
+  if (P->splits <= 1 || P->M == 0) return;
+  *part_bytes = ((size_t)(P->M * P->splits) * sizeof(typename Op::Acc) + 255) / 256 * 256;
+  *nctr = P->mode == ND_KRM_ROWS ? (size_t)P->M : (size_t)((P->M + 255) / 256);
+}
+
+template <class Op, class Ld>
+nd_status launch(const nd_kreduce *P, const Op &op, const Ld &ld, void *ws, size_t *ws_bytes,
+                 cudaStream_t st) {
+  typedef typename Op::Acc A;
+  size_t part_bytes, nctr;
+  workspace_layout<Op>(P, &part_bytes, &nctr);
+  if (ws == NULL) {
+    *ws_bytes = part_bytes + nctr * sizeof(unsigned);
+    return ND_OK;
+  }
+  if (P->M == 0) return ND_OK;
+  A *part = (A *)ws;
+  unsigned *ctr = (unsigned *)((char *)ws + part_bytes);
+  if (nctr > 0) {
+    nd_status s = ND_CUDA(cudaMemsetAsync(ctr, 0, nctr * sizeof(unsigned), st));
+    if (s != ND_OK) return s;
+  }
+  if (P->mode == ND_KRM_ROWS) {
+    int64_t grid;
+    if (P->splits > 1) {
+      grid = P->M * P->splits;
+    } else {
+      int64_t rpb = 256 / P->lanes;
+      grid = (P->M + rpb - 1) / rpb;
+      int64_t cap = (int64_t)nd_k_sm_count() * 32;
+      if (grid > cap) grid = cap;
+    }
+    k_rows<Op, Ld><<<(unsigned)grid, 256, 0, st>>>(*P, op, ld, part, ctr);
+  } else {
+    int64_t colblocks = (P->M + 255) / 256;
+    if (colblocks > 0x7fffffff) colblocks = 0x7fffffff;
+    dim3 grid((unsigned)colblocks, (unsigned)P->splits);
+    k_cols<Op, Ld><<<grid, 256, 0, st>>>(*P, op, ld, part, ctr);
+  }
+  return ND_K_LAUNCHED();
+}
+
+}  // namespace ndr
+
+#endif /* ND_REDUCE_CORE_CUH */
