@@ -23,6 +23,10 @@ set(NDCUDA_SOURCES
   kernels/launch.cu
   kernels/copy.cu
 )
+# random: generators and distributions
+list(APPEND NDCUDA_SOURCES
+  random/generator.c random/params.c random/distributions.c random/choice.c
+  random/fill.cu random/elem.cu random/perm.cu random/state.cu)
 # linalg: products, inverse and solve, decompositions, norms
 list(APPEND NDCUDA_SOURCES
   linalg/plan.c linalg/handles.c linalg/util.c linalg/matmul.c linalg/products.c linalg/inv.c

@@ -18,5 +18,6 @@
 #include "ndcuda/reduce.h"
 #include "ndcuda/sort.h"
 #include "ndcuda/linalg.h"
+#include "ndcuda/random.h"
 
 #endif /* NDCUDA_H */

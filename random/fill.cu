@@ -1,0 +1,276 @@
+/* The bandwidth-bound fills: uniform, normal, lognormal, exponential, integers, bernoulli.
+ *
+ * One element block per loop step (random/philox.h): four 32-bit words give four float32
+ * values, two float64 values, four narrow or two wide integers, or two bernoulli draws. With
+ * Philox a step is one Philox4x32-10 evaluation (ten rounds of two 32x32->64 multiplies, no
+ * state in memory) and one 16-byte store, so the kernels run at the speed of writing memory.
+ * Normal values use Box-Muller with both outputs: float32 as cuRAND computes it (logf, then
+ * __sincosf on an angle in [-pi, pi), where its error is below 2^-21), float64 with log and
+ * sincospi. Launch geometry: grid-stride loops of 256 threads (engine.cuh decides the grid).
+ * Full blocks are stored with one vector store; the host guarantees 16-byte alignment of the
+ * output, and the last, partial block is stored element by element. */
+#include <string.h>
+
+#include "random/engine.cuh"
+
+namespace {
+
+enum { K_UNIFORM = 0, K_NORMAL = 1, K_EXPONENTIAL = 2 };
+
+/* Stores the V values of block j (elements j*V ...) with one vector store when the block is
+ * full, else element by element up to n. */
+template <class T, int V>
+__device__ __forceinline__ void store_block(T *out, int64_t j, int64_t n, const T (&v)[V]) {
+  const int64_t i0 = j * V;
+  constexpr int bytes = (int)sizeof(T) * V;
+  if (i0 + V <= n) {
+    char *p = (char *)(out + i0);
+    if constexpr (bytes == 32) {
+      uint4 u[2];
+      memcpy(u, v, 32);
+      ((uint4 *)p)[0] = u[0];
+      ((uint4 *)p)[1] = u[1];
+    } else if constexpr (bytes == 16) {
+      uint4 u;
+      memcpy(&u, v, 16);
+      *(uint4 *)p = u;
+    } else if constexpr (bytes == 8) {
+      uint2 u;
+      memcpy(&u, v, 8);
+      *(uint2 *)p = u;
+    } else if constexpr (bytes == 4) {
+      uint32_t u;
+      memcpy(&u, v, 4);
+      *(uint32_t *)p = u;
+    } else {
+      uint16_t u;
+      memcpy(&u, v, 2);
+      *(uint16_t *)p = u;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < V; k++)
+      if (i0 + k < n) out[i0 + k] = v[k];
+  }
+}
+
+__device__ __forceinline__ void box_muller(uint32_t x, uint32_t y, float &z0, float &z1) {
+  const float r = sqrtf(-2.0f * logf(nd__open_f32(x)));
+  float s, c;
+  __sincosf(nd__sym_f32(y) * 3.14159265358979323846f, &s, &c);
+  z0 = r * s;
+  z1 = r * c;
+}
+
+__device__ __forceinline__ void box_muller(uint4 w, double &z0, double &z1) {
+  const double r = sqrt(-2.0 * log(nd__open_f64(w.x, w.y)));
+  double s, c;
+  sincospi(nd__sym_f64(w.z, w.w), &s, &c);
+  z0 = r * s;
+  z1 = r * c;
+}
+
+template <int KIND>
+__device__ __forceinline__ void transform(uint4 w, float a, float b, int lognormal, float (&v)[4]) {
+  if (KIND == K_UNIFORM) {
+    v[0] = a + b * nd__unit_f32(w.x);
+    v[1] = a + b * nd__unit_f32(w.y);
+    v[2] = a + b * nd__unit_f32(w.z);
+    v[3] = a + b * nd__unit_f32(w.w);
+  } else if (KIND == K_NORMAL) {
+    box_muller(w.x, w.y, v[0], v[1]);
+    box_muller(w.z, w.w, v[2], v[3]);
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      v[k] = a + b * v[k];
+      if (lognormal) v[k] = expf(v[k]);
+    }
+  } else {
+    /* 1 - u is exact and lies in (0, 1]. */
+    v[0] = b * -logf(1.0f - nd__unit_f32(w.x));
+    v[1] = b * -logf(1.0f - nd__unit_f32(w.y));
+    v[2] = b * -logf(1.0f - nd__unit_f32(w.z));
+    v[3] = b * -logf(1.0f - nd__unit_f32(w.w));
+  }
+}
+
+template <int KIND>
+__device__ __forceinline__ void transform(uint4 w, double a, double b, int lognormal, double (&v)[2]) {
+  if (KIND == K_UNIFORM) {
+    v[0] = a + b * nd__unit_f64(w.x, w.y);
+    v[1] = a + b * nd__unit_f64(w.z, w.w);
+  } else if (KIND == K_NORMAL) {
+    box_muller(w, v[0], v[1]);
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+      v[k] = a + b * v[k];
+      if (lognormal) v[k] = exp(v[k]);
+    }
+  } else {
+    v[0] = b * -log(1.0 - nd__unit_f64(w.x, w.y));
+    v[1] = b * -log(1.0 - nd__unit_f64(w.z, w.w));
+  }
+}
+
+template <class Eng, class T, int KIND>
+__global__ void __launch_bounds__(ND_K_THREADS)
+    k_transform(nd_krng rng, T *__restrict__ out, int64_t n, T a, T b, int lognormal) {
+  constexpr int V = 16 / sizeof(T);
+  const int64_t nblk = (n + V - 1) / V;
+  const int64_t tid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (tid >= nblk) return;
+  const int64_t step = (int64_t)gridDim.x * blockDim.x;
+  Eng eng(rng, tid);
+  for (int64_t j = tid; j < nblk; j += step) {
+    eng.begin(j);
+    T v[V];
+    transform<KIND>(eng.next4(), a, b, lognormal, v);
+    store_block<T, V>(out, j, n, v);
+  }
+  eng.finish(rng, tid);
+}
+
+/* U is the unsigned type of the output's width; values are low + offset, wrapping, so signed
+ * dtypes get their two's complement bits. */
+template <class Eng, class U, bool WIDE>
+__global__ void __launch_bounds__(ND_K_THREADS)
+    k_integers(nd_krng rng, U *__restrict__ out, int64_t n, uint64_t low, uint64_t range,
+               uint64_t thr) {
+  constexpr int V = WIDE ? 2 : 4;
+  const int64_t nblk = (n + V - 1) / V;
+  const int64_t tid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (tid >= nblk) return;
+  const int64_t step = (int64_t)gridDim.x * blockDim.x;
+  Eng eng(rng, tid);
+  for (int64_t j = tid; j < nblk; j += step) {
+    eng.begin(j);
+    const uint4 w = eng.next4();
+    U v[V];
+    if constexpr (!WIDE) {
+      const uint32_t r = (uint32_t)range, t = (uint32_t)thr;
+      const uint32_t x[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+      for (int k = 0; k < 4; k++) {
+        int ok;
+        uint32_t c = nd__lemire32(x[k], r, t, &ok);
+        while (!ok) c = nd__lemire32(eng.next(), r, t, &ok);
+        v[k] = (U)(low + c);
+      }
+    } else {
+      const uint64_t x[2] = {((uint64_t)w.x << 32) | w.y, ((uint64_t)w.z << 32) | w.w};
+#pragma unroll
+      for (int k = 0; k < 2; k++) {
+        int ok;
+        uint64_t c = nd__lemire64(x[k], range, thr, &ok);
+        while (!ok) {
+          uint64_t hi = eng.next();
+          uint64_t lo = eng.next();
+          c = nd__lemire64((hi << 32) | lo, range, thr, &ok);
+        }
+        v[k] = (U)(low + c);
+      }
+    }
+    store_block<U, V>(out, j, n, v);
+  }
+  eng.finish(rng, tid);
+}
+
+template <class Eng>
+__global__ void __launch_bounds__(ND_K_THREADS)
+    k_bernoulli(nd_krng rng, uint8_t *__restrict__ out, int64_t n, double p) {
+  const int64_t nblk = (n + 1) / 2;
+  const int64_t tid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (tid >= nblk) return;
+  const int64_t step = (int64_t)gridDim.x * blockDim.x;
+  Eng eng(rng, tid);
+  for (int64_t j = tid; j < nblk; j += step) {
+    eng.begin(j);
+    const uint4 w = eng.next4();
+    uint8_t v[2] = {(uint8_t)(nd__unit_f64(w.x, w.y) < p), (uint8_t)(nd__unit_f64(w.z, w.w) < p)};
+    store_block<uint8_t, 2>(out, j, n, v);
+  }
+  eng.finish(rng, tid);
+}
+
+template <class Eng, class T, int KIND>
+void launch_transform(const nd_krng *rng, T *out, int64_t n, T a, T b, int lognormal,
+                      cudaStream_t st) {
+  const int64_t nblk = (n + 16 / (int64_t)sizeof(T) - 1) / (16 / (int64_t)sizeof(T));
+  k_transform<Eng, T, KIND><<<nd_kr_grid<Eng, k_transform<Eng, T, KIND> >(nblk), ND_K_THREADS, 0, st>>>(
+      *rng, out, n, a, b, lognormal);
+}
+
+template <class Eng, class T>
+void launch_real(const nd_krng *rng, const nd_krparams *p, T *out, int64_t n, cudaStream_t st) {
+  const T a = (T)p->a, b = (T)p->b;
+  switch (p->dist) {
+    case ND_KR_UNIFORM: launch_transform<Eng, T, K_UNIFORM>(rng, out, n, a, b, 0, st); break;
+    case ND_KR_NORMAL: launch_transform<Eng, T, K_NORMAL>(rng, out, n, a, b, 0, st); break;
+    case ND_KR_LOGNORMAL: launch_transform<Eng, T, K_NORMAL>(rng, out, n, a, b, 1, st); break;
+    default: launch_transform<Eng, T, K_EXPONENTIAL>(rng, out, n, a, b, 0, st); break;
+  }
+}
+
+template <class Eng, class U, bool WIDE>
+void launch_int(const nd_krng *rng, const nd_krparams *p, void *out, int64_t n, cudaStream_t st) {
+  const int64_t nblk = (int64_t)nd_kr_blocks(n, WIDE ? 2 : 4);
+  k_integers<Eng, U, WIDE><<<nd_kr_grid<Eng, k_integers<Eng, U, WIDE> >(nblk), ND_K_THREADS, 0, st>>>(
+      *rng, (U *)out, n, p->low, p->range, p->threshold);
+}
+
+template <class Eng>
+void launch_integers(const nd_krng *rng, const nd_krparams *p, void *out, int itemsize, int64_t n,
+                     cudaStream_t st) {
+  if (p->wide) {
+    launch_int<Eng, uint64_t, true>(rng, p, out, n, st);
+    return;
+  }
+  switch (itemsize) {
+    case 1: launch_int<Eng, uint8_t, false>(rng, p, out, n, st); break;
+    case 2: launch_int<Eng, uint16_t, false>(rng, p, out, n, st); break;
+    case 4: launch_int<Eng, uint32_t, false>(rng, p, out, n, st); break;
+    default: launch_int<Eng, uint64_t, false>(rng, p, out, n, st); break;
+  }
+}
+
+template <class Eng>
+void launch_bernoulli(const nd_krng *rng, const nd_krparams *p, void *out, int64_t n,
+                      cudaStream_t st) {
+  k_bernoulli<Eng><<<nd_kr_grid<Eng, k_bernoulli<Eng> >((int64_t)nd_kr_blocks(n, 2)), ND_K_THREADS, 0,
+                     st>>>(*rng, (uint8_t *)out, n, p->a);
+}
+
+const int nd_kr_itemsize[14] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
+
+}  // namespace
+
+extern "C" nd_status nd_kr_fill(const nd_krng *rng, const nd_krparams *p, void *out, int dtype,
+                                int64_t n, void *stream) {
+  if (n <= 0) return ND_OK;
+  if (dtype < 0 || dtype >= 14)
+    return nd__error(ND_ERR_INTERNAL, "nd_kr_fill: dtype %d", dtype);
+  cudaStream_t st = (cudaStream_t)stream;
+  switch (p->dist) {
+    case ND_KR_UNIFORM:
+    case ND_KR_NORMAL:
+    case ND_KR_LOGNORMAL:
+    case ND_KR_EXPONENTIAL:
+      if (dtype == ND_FLOAT32) {
+        ND_KR_DISPATCH(rng, (launch_real<Eng, float>(rng, p, (float *)out, n, st)));
+      } else if (dtype == ND_FLOAT64) {
+        ND_KR_DISPATCH(rng, (launch_real<Eng, double>(rng, p, (double *)out, n, st)));
+      } else {
+        return nd__error(ND_ERR_INTERNAL, "nd_kr_fill: distribution %d with dtype %d", p->dist, dtype);
+      }
+      break;
+    case ND_KR_INTEGERS:
+      ND_KR_DISPATCH(rng, (launch_integers<Eng>(rng, p, out, nd_kr_itemsize[dtype], n, st)));
+      break;
+    case ND_KR_BERNOULLI:
+      ND_KR_DISPATCH(rng, (launch_bernoulli<Eng>(rng, p, out, n, st)));
+      break;
+    default:
+      return nd_kr_fill_elem(rng, p, out, dtype, n, stream);
+  }
+  return ND_K_LAUNCHED();
+}
