@@ -3,9 +3,9 @@
  * Paths of nd_k_copy, chosen on the collapsed loop:
  * - same dtype, both sides contiguous: cudaMemcpyAsync (the copy engine's path, the
  *   reference for "copy bandwidth");
- * - same dtype, the last two dimensions transposed between the sides: a 64x64 (32x32 for
- *   16-byte items) shared-memory tile per block, so both the reads and the writes are
- *   coalesced (rows padded by one element to keep the column reads free of bank conflicts);
+ * - same dtype, the last two dimensions transposed between the sides: a 32x32 shared-memory
+ *   tile per block, so both the reads and the writes are coalesced (rows padded by one
+ *   element to keep the column reads free of bank conflicts);
  * - same dtype otherwise: one thread per element, moved as an integer of the item size;
  * - different dtypes, both contiguous: a typed kernel for the common float conversions,
  *   else the tagged-value path of convert.cuh;
@@ -54,18 +54,19 @@ __global__ void k_copy_same(nd_kloop L, nd_koperand d, nd_koperand s) {
 }
 
 /* The last two loop dimensions (R, C): dst moves by item along C, src by item along R. Each
- * block moves a TILE x TILE tile through shared memory with 32 x 8 threads, so every thread
- * has TILE*TILE/256 loads in flight before its first store; the +1 column of padding keeps the
- * transposed shared-memory reads free of bank conflicts. */
-template <int N, int TILE>
+ * block moves a 32 x 32 tile through shared memory with 32 x 8 threads (four elements per
+ * thread each way); the +1 column of padding keeps the transposed shared-memory accesses free
+ * of bank conflicts. Whole tiles skip the bounds checks. */
+template <int N>
 __global__ void __launch_bounds__(256) k_transpose(nd_kloop L, nd_koperand d, nd_koperand s, int64_t batches) {
   typedef typename nd_bytes<N>::type T;
-  __shared__ T tile[TILE][TILE + 1];
+  __shared__ T tile[32][33];
   const int nd = L.ndim;
   const int64_t R = L.shape[nd - 2], C = L.shape[nd - 1];
-  const int64_t r0 = (int64_t)blockIdx.y * TILE, c0 = (int64_t)blockIdx.x * TILE;
-  const int64_t sR = s.strides[nd - 2], sC = s.strides[nd - 1];
-  const int64_t dR = d.strides[nd - 2], dC = d.strides[nd - 1];
+  const int64_t r0 = (int64_t)blockIdx.y * 32, c0 = (int64_t)blockIdx.x * 32;
+  const int64_t ldS = s.strides[nd - 1] / N, ldD = d.strides[nd - 2] / N; /* in elements */
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const bool full = r0 + 32 <= R && c0 + 32 <= C;
   for (int64_t b = blockIdx.z; b < batches; b += gridDim.z) {
     int64_t od = 0, os = 0, rem = b;
     for (int k = nd - 3; k >= 0; --k) {
@@ -74,23 +75,23 @@ __global__ void __launch_bounds__(256) k_transpose(nd_kloop L, nd_koperand d, nd
       os += r * s.strides[k];
       rem = q;
     }
-    const char *sp = s.data + os;
-    char *dp = d.data + od;
+    const T *sp = (const T *)(s.data + os) + r0 + c0 * ldS;
+    T *dp = (T *)(d.data + od) + r0 * ldD + c0;
+    if (full) {
 #pragma unroll
-    for (int a = 0; a < TILE; a += 32)
+      for (int j = 0; j < 32; j += 8) tile[tx][ty + j] = sp[tx + (ty + j) * ldS];
+      __syncthreads();
 #pragma unroll
-      for (int j = threadIdx.y; j < TILE; j += 8) {
-        int64_t r = r0 + threadIdx.x + a, c = c0 + j;
-        if (r < R && c < C) tile[threadIdx.x + a][j] = *(const T *)(sp + r * sR + c * sC);
-      }
-    __syncthreads();
+      for (int j = 0; j < 32; j += 8) dp[(ty + j) * ldD + tx] = tile[ty + j][tx];
+    } else {
 #pragma unroll
-    for (int a = 0; a < TILE; a += 32)
+      for (int j = 0; j < 32; j += 8)
+        if (r0 + tx < R && c0 + ty + j < C) tile[tx][ty + j] = sp[tx + (ty + j) * ldS];
+      __syncthreads();
 #pragma unroll
-      for (int j = threadIdx.y; j < TILE; j += 8) {
-        int64_t r = r0 + j, c = c0 + threadIdx.x + a;
-        if (r < R && c < C) *(T *)(dp + r * dR + c * dC) = tile[j][threadIdx.x + a];
-      }
+      for (int j = 0; j < 32; j += 8)
+        if (r0 + ty + j < R && c0 + tx < C) dp[(ty + j) * ldD + tx] = tile[ty + j][tx];
+    }
     __syncthreads();
   }
 }
@@ -124,28 +125,35 @@ __device__ __forceinline__ float nd_cvt<__half, float>(__half x) {
   return __half2float(x);
 }
 
-/* Raw storage of four elements, aligned for the widest single access (16 bytes): float32
- * groups load as one float4, float64 groups as two 16-byte halves. */
-template <typename T>
-struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) nd_vec4 {
-  T v[4];
+/* V elements of T in one aligned access. */
+template <typename T, int V>
+struct alignas(V * sizeof(T)) nd_vec {
+  T v[V];
 };
 
-/* Groups of four elements per thread and step, two groups in flight: 16-byte loads and
- * stores keep the memory system saturated. Requires 4-element alignment of both pointers
- * (checked by the launcher); the tail is done by a scalar loop. */
+/* Elements per thread and step: as many as make the wider of the two sides one 16-byte
+ * access (float32 -> float64: 2, float32 -> float16: 4), so every load and store of a warp is
+ * contiguous and fully coalesced. */
+template <typename S, typename D>
+struct nd_width {
+  static const int value = 16 / (sizeof(S) > sizeof(D) ? sizeof(S) : sizeof(D));
+};
+
+/* Two groups in flight per thread; requires group alignment of both pointers (checked by the
+ * launcher); the tail is done by a scalar loop. */
 template <typename S, typename D>
 __global__ void k_convert_typed(int64_t n, D *__restrict__ dst, const S *__restrict__ src) {
-  const int64_t groups = n / 4;
+  constexpr int V = nd_width<S, D>::value;
+  const int64_t groups = n / V;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  const nd_vec4<S> *vs = reinterpret_cast<const nd_vec4<S> *>(src);
-  nd_vec4<D> *vd = reinterpret_cast<nd_vec4<D> *>(dst);
+  const nd_vec<S, V> *vs = reinterpret_cast<const nd_vec<S, V> *>(src);
+  nd_vec<D, V> *vd = reinterpret_cast<nd_vec<D, V> *>(dst);
   int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   for (; g + stride < groups; g += 2 * stride) {
-    nd_vec4<S> a = vs[g], b = vs[g + stride];
-    nd_vec4<D> x, y;
+    nd_vec<S, V> a = vs[g], b = vs[g + stride];
+    nd_vec<D, V> x, y;
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < V; k++) {
       x.v[k] = nd_cvt<S, D>(a.v[k]);
       y.v[k] = nd_cvt<S, D>(b.v[k]);
     }
@@ -153,14 +161,25 @@ __global__ void k_convert_typed(int64_t n, D *__restrict__ dst, const S *__restr
     vd[g + stride] = y;
   }
   for (; g < groups; g += stride) {
-    nd_vec4<S> a = vs[g];
-    nd_vec4<D> x;
+    nd_vec<S, V> a = vs[g];
+    nd_vec<D, V> x;
 #pragma unroll
-    for (int k = 0; k < 4; k++) x.v[k] = nd_cvt<S, D>(a.v[k]);
+    for (int k = 0; k < V; k++) x.v[k] = nd_cvt<S, D>(a.v[k]);
     vd[g] = x;
   }
-  for (int64_t i = groups * 4 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride)
+  for (int64_t i = groups * V + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride)
     dst[i] = nd_cvt<S, D>(src[i]);
+}
+
+/* Contiguous fill with a small parameter block: launch cost grows with the bytes of kernel
+ * parameters, and tiny fills are dominated by it. */
+template <int N>
+__global__ void k_fill_contig(char *p, int64_t n, nd_kscalar v) {
+  typedef typename nd_bytes<N>::type T;
+  T x;
+  memcpy(&x, v.bytes, N);
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+    ((T *)p)[i] = x;
 }
 
 template <int N>
@@ -223,12 +242,13 @@ bool nd_is_contig(const nd_kloop *L, const nd_koperand *o, int itemsize) {
 
 template <typename S, typename D>
 nd_status nd_launch_typed(int64_t n, char *d, const char *s, cudaStream_t st, bool *done) {
-  if ((uintptr_t)s % alignof(nd_vec4<S>) != 0 || (uintptr_t)d % alignof(nd_vec4<D>) != 0) {
+  constexpr int V = nd_width<S, D>::value;
+  if ((uintptr_t)s % alignof(nd_vec<S, V>) != 0 || (uintptr_t)d % alignof(nd_vec<D, V>) != 0) {
     *done = false; /* misaligned views take the general path */
     return ND_OK;
   }
   *done = true;
-  k_convert_typed<S, D><<<nd_k_blocks(n / 4 + 1, ND_K_THREADS), ND_K_THREADS, 0, st>>>(n, (D *)d, (const S *)s);
+  k_convert_typed<S, D><<<nd_k_blocks(n / V + 1, ND_K_THREADS), ND_K_THREADS, 0, st>>>(n, (D *)d, (const S *)s);
   return ND_K_LAUNCHED();
 }
 
@@ -268,22 +288,19 @@ extern "C" nd_status nd_k_copy(const nd_kloop *L, const nd_koperand *d, const nd
                                      cudaMemcpyDeviceToDevice, st));
     const int nd = L->ndim;
     if (nd >= 2 && d->strides[nd - 1] == dsz && s->strides[nd - 2] == dsz &&
+        s->strides[nd - 1] % dsz == 0 && d->strides[nd - 2] % dsz == 0 &&
         s->strides[nd - 1] != dsz && L->shape[nd - 2] >= 8 && L->shape[nd - 1] >= 8 &&
         (L->shape[nd - 2] + 31) / 32 <= 65535 && (dsz == 4 || dsz == 8 || dsz == 2 || dsz == 1 || dsz == 16)) {
       int64_t batches = L->count / (L->shape[nd - 2] * L->shape[nd - 1]);
-      /* 64-wide tiles for items up to 8 bytes (33 KB of shared memory at 8), 32-wide for
-       * 16-byte items. */
-      const int tile = dsz <= 8 ? 64 : 32;
-      dim3 grid((unsigned)((L->shape[nd - 1] + tile - 1) / tile),
-                (unsigned)((L->shape[nd - 2] + tile - 1) / tile),
+      dim3 grid((unsigned)((L->shape[nd - 1] + 31) / 32), (unsigned)((L->shape[nd - 2] + 31) / 32),
                 (unsigned)(batches < 65535 ? batches : 65535));
       dim3 block(32, 8);
       switch (dsz) {
-        case 1: k_transpose<1, 64><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        case 2: k_transpose<2, 64><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        case 4: k_transpose<4, 64><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        case 8: k_transpose<8, 64><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        default: k_transpose<16, 32><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 1: k_transpose<1><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 2: k_transpose<2><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 4: k_transpose<4><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 8: k_transpose<8><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        default: k_transpose<16><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
       }
       return ND_K_LAUNCHED();
     }
@@ -319,6 +336,16 @@ extern "C" nd_status nd_k_fill(const nd_kloop *L, const nd_koperand *d, const nd
   if (uniform && nd_is_contig(L, d, sz))
     return ND_CUDA(cudaMemsetAsync(d->data, v->bytes[0], (size_t)(L->count * sz), st));
   unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
+  if (nd_is_contig(L, d, sz) && (uintptr_t)d->data % sz == 0) {
+    switch (sz) {
+      case 1: k_fill_contig<1><<<blocks, ND_K_THREADS, 0, st>>>(d->data, L->count, *v); break;
+      case 2: k_fill_contig<2><<<blocks, ND_K_THREADS, 0, st>>>(d->data, L->count, *v); break;
+      case 4: k_fill_contig<4><<<blocks, ND_K_THREADS, 0, st>>>(d->data, L->count, *v); break;
+      case 8: k_fill_contig<8><<<blocks, ND_K_THREADS, 0, st>>>(d->data, L->count, *v); break;
+      default: k_fill_contig<16><<<blocks, ND_K_THREADS, 0, st>>>(d->data, L->count, *v); break;
+    }
+    return ND_K_LAUNCHED();
+  }
   switch (sz) {
     case 1: k_fill<1><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
     case 2: k_fill<2><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
