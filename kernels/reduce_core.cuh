@@ -22,7 +22,9 @@
  *   array); grid.y splits the k range when there are too few outputs to fill the device,
  *   finished the same way by the last block of each column block.
  * Loads are unrolled (4 vectors per lane in ROWS, 8 rows per thread in COLS) so that every
- * thread has several independent loads in flight. */
+ * thread has several independent loads in flight. Kernels are bounded to 64 registers
+ * (__launch_bounds__(256, 4)) so that four blocks per SM are always resident; grids are
+ * sized to that (src/reduce_plan.h ND__RED_BLOCKS_PER_SM) to run in one wave. */
 #ifndef ND_REDUCE_CORE_CUH
 #define ND_REDUCE_CORE_CUH
 
@@ -657,7 +659,7 @@ __device__ __noinline__ typename Op::Acc row_acc(const nd_kreduce &P, const Op o
 }
 
 template <class Op, class Ld>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, 4)
     k_rows(const __grid_constant__ nd_kreduce P, const Op op, const Ld ld, typename Op::Acc *part,
            unsigned *ctr) {
   typedef typename Op::Acc A;
@@ -738,7 +740,7 @@ __device__ __noinline__ typename Op::Acc col_acc(const nd_kreduce &P, const Op o
 }
 
 template <class Op, class Ld>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, 4)
     k_cols(const __grid_constant__ nd_kreduce P, const Op op, const Ld ld, typename Op::Acc *part,
            unsigned *ctr) {
   typedef typename Op::Acc A;
@@ -814,7 +816,9 @@ nd_status launch(const nd_kreduce *P, const Op &op, const Ld &ld, void *ws, size
     } else {
       int64_t rpb = 256 / P->lanes;
       grid = (P->M + rpb - 1) / rpb;
-      int64_t cap = (int64_t)nd_k_sm_count() * 32;
+      /* As many blocks as are resident (see __launch_bounds__): each walks an equal share of
+       * the rows, so no block is left with a whole extra row at the end. */
+      int64_t cap = (int64_t)nd_k_sm_count() * 4;
       if (grid > cap) grid = cap;
     }
     k_rows<Op, Ld><<<(unsigned)grid, 256, 0, st>>>(*P, op, ld, part, ctr);

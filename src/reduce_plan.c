@@ -354,7 +354,8 @@ int64_t nd__reduce_plan(int ndim, const int64_t *shape, const int64_t *strides, 
     p->mode = ND_KRM_COLS;
     int64_t colblocks = nd__ceil_div(M, 256);
     if (K > 1 && colblocks < target) {
-      int64_t s = nd__ceil_div(target, colblocks), cap = nd__ceil_div(K, 32);
+      /* Rounded down so that all colblocks * splits blocks fit in one wave. */
+      int64_t s = target / colblocks, cap = nd__ceil_div(K, 32);
       if (s > cap) s = cap;
       if (s > 65535) s = 65535;
       if (s > 1) {
@@ -372,7 +373,7 @@ int64_t nd__reduce_plan(int ndim, const int64_t *shape, const int64_t *strides, 
     } else {
       p->lanes = 256;
       if (M < target) {
-        int64_t s = nd__ceil_div(target, M), cap = nd__ceil_div(K, 4096);
+        int64_t s = target / M, cap = nd__ceil_div(K, 4096);
         if (s > cap) s = cap;
         if (s > 1) {
           /* Chunks of a multiple of 64 elements keep every chunk start 16-byte aligned when

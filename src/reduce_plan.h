@@ -117,8 +117,12 @@ ND_API nd_casting nd__reduce_out_casting(nd__rop op);
 ND_API nd_status nd__check_out(const char *fn, const nd_array *out, int ndim, const int64_t *shape,
                                nd_dtype dtype, nd_casting casting);
 
-/* Blocks per multiprocessor the planner aims for (256 threads each). */
-#define ND__RED_BLOCKS_PER_SM 8
+/* Blocks per multiprocessor the planner aims for (256 threads each). The kernels are built
+ * with __launch_bounds__(256, 4), so four are always resident: a split reduction of at most
+ * 4 x SMs blocks runs in one wave, with no tail wave of idle multiprocessors. Four blocks of
+ * 256 threads with four 16-byte loads in flight each keep 64 KB per SM in flight, well
+ * above what covers the memory latency. */
+#define ND__RED_BLOCKS_PER_SM 4
 
 /* Fills the geometry of p (nk, nr, shapes, strides, M, K, mode, lanes, rcontig, splits,
  * chunk) for reducing an input of (ndim, shape, strides) over `mask`, writing outputs whose
