@@ -178,6 +178,7 @@ double bench_half_to_double(uint16_t h);
 /* One table per area, each ended by a row with name NULL. nd_bench.c lists the tables. */
 extern const bench_case bench_core_cases[];    /* bench_core.c: ndarray core (issue 3) */
 extern const bench_case bench_stream_cases[];  /* bench_streams.c: streams and ordering (issue 4) */
+extern const bench_case bench_linalg_cases[];  /* bench_linalg.c: linear algebra (issue 7) */
 
 /* Bare-launch baselines (bench_bare.cu): one thread stores value to p[0..n). */
 cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cudaStream_t stream);

@@ -409,7 +409,129 @@ def case_pipeline(ctx):
     emit(ctx, "speedup", "ratio", value=t["1stream"] / t["4stream"], note="1stream / 4stream median")
 
 
-# Same names, same order as the C tables (bench_core.c, bench_streams.c).
+# ---- the cases: linear algebra -------------------------------------------------------------
+# As bench_linalg.c: inputs generated once on the host (uniform [-1, 1), plus n on the diagonal
+# of matrices that are inverted or solved with) and uploaded; after timing, the residual
+# (max |A X - I|, max |A x - b|, computed in float64) or Freivalds' test of the product, and the
+# TFLOP/s figure from the median, go into the note. --quick divides the batch counts by 16 and
+# the orders of single matrices by 4. linalg.inv_4096_f64 (seconds per run in CuPy) runs 1
+# warm-up and at most 3 timed runs.
+
+LA_BIG_INV_REPS = 3
+
+
+def la_matrices(seed, shape, dtype, diag):
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-1.0, 1.0, shape)
+    if diag:
+        n = shape[-1]
+        a[..., np.arange(n), np.arange(n)] += diag
+    return cp.asarray(a.astype(dtype))
+
+
+def la_unit(dtype):
+    return 2.0 ** -24 if dtype == np.float32 else 2.0 ** -53
+
+
+def la_note(what, residual, flops, median_us):
+    return "checked; %s %.2e; %.3g TFLOP/s" % (what, residual, flops / (median_us * 1e-6) / 1e12)
+
+
+def la_inv_case(ctx, batch, n, dtype, reps=None, warmup=None):
+    if ctx.quick:
+        if batch:
+            batch //= 16
+        else:
+            n //= 4
+    count = batch if batch else 1
+    shape = (batch, n, n) if batch else (n, n)
+    st = {"a": la_matrices(1000 + n, shape, dtype, float(n)), "out": None}
+
+    def run():
+        st["out"] = None  # release the previous output first, as nd_bench does
+        st["out"] = cp.linalg.inv(st["a"])
+
+    reps = ctx.reps if reps is None else reps
+    med, mn = time_device(ctx, run, warmup=warmup, reps=reps)
+    r = cp.matmul(st["a"].astype(cp.float64), st["out"].astype(cp.float64))
+    worst = float(cp.abs(r - cp.eye(n)).max())
+    tol = 64.0 * n * la_unit(dtype)
+    nbytes = 2 * count * n * n * np.dtype(dtype).itemsize if batch else 0
+    note = la_note("max|AX-I|", worst, 2.0 * n ** 3 * count, med)
+    emit(ctx, None, "device", med, mn, reps, nbytes, note=note)
+    check(ctx, worst <= tol, "max |A X - I| = %.3g above %.3g" % (worst, tol))
+
+
+def case_inv_4(ctx):
+    la_inv_case(ctx, 100000, 4, np.float32)
+
+
+def case_inv_8(ctx):
+    la_inv_case(ctx, 100000, 8, np.float32)
+
+
+def case_inv_32(ctx):
+    la_inv_case(ctx, 10000, 32, np.float32)
+
+
+def case_inv_32d(ctx):
+    la_inv_case(ctx, 10000, 32, np.float64)
+
+
+def case_inv_128(ctx):
+    la_inv_case(ctx, 1000, 128, np.float32)
+
+
+def case_inv_4096(ctx):
+    la_inv_case(ctx, 0, 4096, np.float64, reps=min(ctx.reps, LA_BIG_INV_REPS), warmup=min(ctx.warmup, 1))
+
+
+def case_solve(ctx):
+    n, k = (1024 if ctx.quick else 4096), 16
+    st = {"a": la_matrices(2000, (n, n), np.float64, float(n)),
+          "b": la_matrices(2001, (n, k), np.float64, 0.0), "out": None}
+
+    def run():
+        st["out"] = None
+        st["out"] = cp.linalg.solve(st["a"], st["b"])
+
+    med, mn = time_device(ctx, run)
+    check(ctx, st["out"].shape == (n, k), "solution shape %s" % (st["out"].shape,))
+    worst = float(cp.abs(st["a"] @ st["out"] - st["b"]).max())
+    tol = 64.0 * n * la_unit(np.float64)
+    emit(ctx, None, "device", med, mn, ctx.reps, 0,
+         note=la_note("max|Ax-b|", worst, 2.0 / 3.0 * n ** 3 + 2.0 * n * n * k, med))
+    check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
+
+
+def la_matmul_case(ctx, dtype):
+    n = 2048 if ctx.quick else 8192
+    st = {"a": la_matrices(3000, (n, n), dtype, 0.0), "b": la_matrices(3001, (n, n), dtype, 0.0), "out": None}
+
+    def run():
+        st["out"] = None
+        st["out"] = cp.matmul(st["a"], st["b"])
+
+    med, mn = time_device(ctx, run)
+    # Freivalds' test in float64 on the device: C v against A (B v), each row within
+    # 32 u sqrt(n) S_i, S_i = sqrt(sum_k a_ik^2 |B_k|^2) (as bench_linalg.c).
+    a, b = st["a"].astype(cp.float64), st["b"].astype(cp.float64)
+    v = cp.asarray(np.where(np.random.default_rng(3002).uniform(-1.0, 1.0, n) < 0, -1.0, 1.0))
+    tol = 32.0 * la_unit(dtype) * math.sqrt(n) * cp.sqrt((a * a) @ (b * b).sum(axis=1))
+    worst = float((cp.abs(st["out"].astype(cp.float64) @ v - a @ (b @ v)) / tol).max())
+    emit(ctx, None, "device", med, mn, ctx.reps, 0, note=la_note("Freivalds err/tol", worst, 2.0 * n ** 3, med))
+    check(ctx, worst <= 1.0, "C v differs from A (B v) by %.3g x the tolerance" % worst)
+
+
+def case_matmul_f32(ctx):
+    la_matmul_case(ctx, np.float32)
+
+
+def case_matmul_f64(ctx):
+    la_matmul_case(ctx, np.float64)
+
+
+# Same names, same order as the C tables (bench_core.c, bench_streams.c, bench_linalg.c).
 CASES = [
     ("core.copy_f32", case_copy),
     ("core.astype_f32_f64", case_astype_f64),
@@ -420,6 +542,15 @@ CASES = [
     ("stream.tiny_fill", case_tiny_fill),
     ("stream.handoff", case_handoff),
     ("stream.pipeline", case_pipeline),
+    ("linalg.inv_100000x4x4_f32", case_inv_4),
+    ("linalg.inv_100000x8x8_f32", case_inv_8),
+    ("linalg.inv_10000x32x32_f32", case_inv_32),
+    ("linalg.inv_10000x32x32_f64", case_inv_32d),
+    ("linalg.inv_1000x128x128_f32", case_inv_128),
+    ("linalg.inv_4096_f64", case_inv_4096),
+    ("linalg.solve_4096_f64_16rhs", case_solve),
+    ("linalg.matmul_8192_f32", case_matmul_f32),
+    ("linalg.matmul_8192_f64", case_matmul_f64),
 ]
 
 

@@ -22,6 +22,7 @@
 static const bench_case *const bench_tables[] = {
     bench_core_cases,
     bench_stream_cases,
+    bench_linalg_cases,
     NULL,
 };
 

@@ -1,0 +1,403 @@
+/* Benchmark cases of linear algebra (issue 7): batched and single inverses, a solve with 16
+ * right-hand sides, and large matmuls.
+ *
+ * - linalg.inv_<batch>x<n>x<n>_<dtype>: nd_linalg_inv of a stack; GB/s counts the matrices
+ *   read plus the inverses written. linalg.inv_4096_f64 is one 4096 x 4096 matrix, timed over
+ *   at most 10 runs (it is the slow case in CuPy, which runs it 3 times).
+ * - linalg.solve_4096_f64_16rhs: nd_linalg_solve of (4096, 4096) with b (4096, 16).
+ * - linalg.matmul_8192_<dtype>: nd_matmul of two 8192 x 8192 matrices (full float32
+ *   arithmetic; TF32 stays off as the library's default).
+ *
+ * Every call runs in unchecked mode (nd_linalg_set_checked(0) around the call, the previous
+ * setting restored after it), so no timed run waits on the host for the info array. Inputs are
+ * generated once on the host (uniform [-1, 1) from a fixed-seed xorshift, plus n on the
+ * diagonal of the matrices that are inverted or solved with, so every one is well conditioned)
+ * and uploaded; bench/cupy_bench.py uses the same recipe with NumPy's generator.
+ *
+ * After timing, check() measures the result and writes it into the case's note column with the
+ * TFLOP/s figure (from the median time):
+ * - inverse: max |A X - I| over all entries of all matrices, A X computed by nd_matmul in
+ *   float64 from float64 copies of A and X (exact products of the stored values, rounded once);
+ * - solve: max |A x - b| computed on the host in float64 from the uploaded A and b;
+ * - matmul: Freivalds' test on the host: C v against A (B v) for a random +-1 vector v, every row
+ *   within 32 u sqrt(n) S_i (u the unit roundoff, S_i = sqrt(sum_k a_ik^2 |B_k|^2), the size of
+ *   the row's products), which a randomly signed rounding error stays far below and a wrong or
+ *   missing entry of C exceeds.
+ * A result over its bound fails the case. Flop counts: 2 n^3 per inverse (getrf + getri),
+ * 2/3 n^3 + 2 n^2 k per solve, 2 n^3 per matmul. --quick divides the batch counts by 16 and
+ * the orders of the single matrices by 4. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Slots in bench_state.arr: the inputs, the timed output, and the check's temporaries. */
+enum { A_IN = 0, B_IN = 1, OUT = 2, A64 = 3, X64 = 4, PROD = 5 };
+
+typedef enum la_kind { LA_INV, LA_SOLVE, LA_MATMUL } la_kind;
+
+/* One case's parameters and host copies of its inputs (st->p). */
+typedef struct la_data {
+  la_kind kind;
+  nd_dtype dt;
+  int64_t batch; /* 0: a single matrix (no batch dimension) */
+  int64_t n;     /* matrix order */
+  int64_t k;     /* right-hand sides (solve) */
+  void *ha;      /* host A (C order, dtype dt) */
+  void *hb;      /* host b (solve) or B (matmul) */
+} la_data;
+
+static size_t la_item(nd_dtype dt) { return dt == ND_FLOAT64 ? sizeof(double) : sizeof(float); }
+
+/* Unit roundoff of the dtype. */
+static double la_unit(nd_dtype dt) { return dt == ND_FLOAT64 ? ldexp(1.0, -53) : ldexp(1.0, -24); }
+
+/* ---- inputs ---------------------------------------------------------------------------------- */
+
+static double la_uniform(uint64_t *s) {
+  uint64_t x = *s;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  *s = x;
+  return (double)(x >> 11) * ldexp(1.0, -53) * 2.0 - 1.0; /* [-1, 1) */
+}
+
+/* count matrices of rows x cols in C order, uniform [-1, 1) plus diag on the diagonal of each
+ * (square matrices only), as float or double. NULL when out of host memory. */
+static void *la_host_matrices(nd_dtype dt, int64_t count, int64_t rows, int64_t cols, double diag,
+                              uint64_t seed) {
+  int64_t total = count * rows * cols;
+  void *h = malloc((size_t)(total > 0 ? total : 1) * la_item(dt));
+  if (h == NULL) return NULL;
+  uint64_t s = seed | 1u;
+  for (int64_t i = 0; i < total; i++) {
+    int64_t r = (i / cols) % rows, c = i % cols;
+    double v = la_uniform(&s) + (r == c ? diag : 0.0);
+    if (dt == ND_FLOAT64) ((double *)h)[i] = v;
+    else ((float *)h)[i] = (float)v;
+  }
+  return h;
+}
+
+static double la_get(nd_dtype dt, const void *h, int64_t i) {
+  return dt == ND_FLOAT64 ? ((const double *)h)[i] : (double)((const float *)h)[i];
+}
+
+static int la_upload(bench_ctx *ctx, const void *h, nd_dtype dt, int ndim, const int64_t *shape,
+                     nd_array **out) {
+  int64_t total = 1;
+  for (int i = 0; i < ndim; i++) total *= shape[i];
+  BENCH_ND(nd_array_from_host(h, (size_t)total * la_item(dt), ndim, shape, dt, out));
+  return 0;
+}
+
+static la_data *la_new(bench_ctx *ctx, bench_state *st, la_kind kind, nd_dtype dt) {
+  la_data *d = calloc(1, sizeof *d);
+  if (d == NULL) {
+    bench_fail(ctx, "out of host memory");
+    return NULL;
+  }
+  d->kind = kind;
+  d->dt = dt;
+  st->p = d;
+  return d;
+}
+
+static void la_teardown(bench_ctx *ctx, bench_state *st) {
+  (void)ctx;
+  la_data *d = st->p;
+  if (d != NULL) {
+    free(d->ha);
+    free(d->hb);
+  }
+  free(d);
+  st->p = NULL;
+}
+
+/* ---- the timed calls (unchecked mode) ------------------------------------------------------ */
+
+static int run_inv(bench_ctx *ctx, bench_state *st) {
+  nd_array_release(st->arr[OUT]); /* the previous output goes back to the pool first */
+  st->arr[OUT] = NULL;
+  int prev = nd_linalg_set_checked(0);
+  nd_status s = nd_linalg_inv(st->arr[A_IN], &st->arr[OUT]);
+  nd_linalg_set_checked(prev);
+  BENCH_ND(s);
+  return 0;
+}
+
+static int run_solve(bench_ctx *ctx, bench_state *st) {
+  nd_array_release(st->arr[OUT]);
+  st->arr[OUT] = NULL;
+  int prev = nd_linalg_set_checked(0);
+  nd_status s = nd_linalg_solve(st->arr[A_IN], st->arr[B_IN], &st->arr[OUT]);
+  nd_linalg_set_checked(prev);
+  BENCH_ND(s);
+  return 0;
+}
+
+static int run_matmul(bench_ctx *ctx, bench_state *st) {
+  nd_array_release(st->arr[OUT]);
+  st->arr[OUT] = NULL;
+  int prev = nd_linalg_set_checked(0); /* no effect on matmul; kept so every call is alike */
+  nd_status s = nd_matmul(st->arr[A_IN], st->arr[B_IN], &st->arr[OUT]);
+  nd_linalg_set_checked(prev);
+  BENCH_ND(s);
+  return 0;
+}
+
+/* ---- setups ---------------------------------------------------------------------------------- */
+
+/* A stack of batch matrices of order n (batch 0: one matrix without a batch dimension). */
+static int setup_inv(bench_ctx *ctx, bench_state *st, int64_t batch, int64_t n, nd_dtype dt) {
+  la_data *d = la_new(ctx, st, LA_INV, dt);
+  if (d == NULL) return -1;
+  if (ctx->quick) {
+    if (batch > 0) batch /= 16;
+    else n /= 4;
+  }
+  d->batch = batch;
+  d->n = n;
+  int64_t count = batch > 0 ? batch : 1;
+  d->ha = la_host_matrices(dt, count, n, n, (double)n, 0x243f6a8885a308d3ull + (uint64_t)n);
+  if (d->ha == NULL) return bench_fail(ctx, "out of host memory");
+  int64_t shape[3] = {batch, n, n};
+  int ndim = batch > 0 ? 3 : 2;
+  if (la_upload(ctx, d->ha, dt, ndim, batch > 0 ? shape : shape + 1, &st->arr[A_IN]) != 0) return -1;
+  st->bytes = batch > 0 ? 2 * count * n * n * (int64_t)la_item(dt) : 0; /* GB/s for the stacks */
+  return 0;
+}
+
+static int setup_inv_4(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 100000, 4, ND_FLOAT32); }
+static int setup_inv_8(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 100000, 8, ND_FLOAT32); }
+static int setup_inv_32(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 10000, 32, ND_FLOAT32); }
+static int setup_inv_32d(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 10000, 32, ND_FLOAT64); }
+static int setup_inv_128(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 1000, 128, ND_FLOAT32); }
+static int setup_inv_4096(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 0, 4096, ND_FLOAT64); }
+
+static int setup_solve(bench_ctx *ctx, bench_state *st) {
+  la_data *d = la_new(ctx, st, LA_SOLVE, ND_FLOAT64);
+  if (d == NULL) return -1;
+  d->n = ctx->quick ? 1024 : 4096;
+  d->k = 16;
+  d->ha = la_host_matrices(d->dt, 1, d->n, d->n, (double)d->n, 0x13198a2e03707344ull);
+  d->hb = la_host_matrices(d->dt, 1, d->n, d->k, 0.0, 0xa4093822299f31d0ull);
+  if (d->ha == NULL || d->hb == NULL) return bench_fail(ctx, "out of host memory");
+  int64_t sa[2] = {d->n, d->n}, sb[2] = {d->n, d->k};
+  if (la_upload(ctx, d->ha, d->dt, 2, sa, &st->arr[A_IN]) != 0) return -1;
+  if (la_upload(ctx, d->hb, d->dt, 2, sb, &st->arr[B_IN]) != 0) return -1;
+  return 0;
+}
+
+static int setup_matmul(bench_ctx *ctx, bench_state *st, nd_dtype dt) {
+  la_data *d = la_new(ctx, st, LA_MATMUL, dt);
+  if (d == NULL) return -1;
+  d->n = ctx->quick ? 2048 : 8192;
+  d->ha = la_host_matrices(dt, 1, d->n, d->n, 0.0, 0x082efa98ec4e6c89ull);
+  d->hb = la_host_matrices(dt, 1, d->n, d->n, 0.0, 0x452821e638d01377ull);
+  if (d->ha == NULL || d->hb == NULL) return bench_fail(ctx, "out of host memory");
+  int64_t shape[2] = {d->n, d->n};
+  if (la_upload(ctx, d->ha, dt, 2, shape, &st->arr[A_IN]) != 0) return -1;
+  if (la_upload(ctx, d->hb, dt, 2, shape, &st->arr[B_IN]) != 0) return -1;
+  return 0;
+}
+
+static int setup_matmul_f32(bench_ctx *ctx, bench_state *st) { return setup_matmul(ctx, st, ND_FLOAT32); }
+static int setup_matmul_f64(bench_ctx *ctx, bench_state *st) { return setup_matmul(ctx, st, ND_FLOAT64); }
+
+/* ---- the single 4096 inverse: at most 10 timed runs ----------------------------------------- */
+
+#define LA_BIG_REPS 10
+
+static int run_inv_arg(bench_ctx *ctx, void *arg) { return run_inv(ctx, arg); }
+
+static int measure_inv_big(bench_ctx *ctx, bench_state *st) {
+  int reps = ctx->reps < LA_BIG_REPS ? ctx->reps : LA_BIG_REPS;
+  int warmup = ctx->warmup < 1 ? ctx->warmup : 1;
+  double med, mn;
+  if (bench_time_device(ctx, run_inv_arg, st, warmup, reps, &med, &mn) != 0) return -1;
+  bench_emit_time(ctx, NULL, "device", med, mn, reps, 0, NULL);
+  return 0;
+}
+
+/* ---- checks: residuals into the note -------------------------------------------------------- */
+
+/* The row this case emitted (the last one with its name), or NULL. */
+static bench_result *la_row(bench_ctx *ctx) {
+  for (int i = ctx->nresults - 1; i >= 0; i--)
+    if (strcmp(ctx->results[i].name, ctx->current->name) == 0) return &ctx->results[i];
+  return NULL;
+}
+
+/* Writes "checked; <what> <residual>; <TFLOP/s>" into the case's row. */
+static void la_note(bench_ctx *ctx, const char *what, double residual, double flops) {
+  bench_result *r = la_row(ctx);
+  if (r == NULL) return;
+  double tflops = r->median_us > 0 ? flops / (r->median_us * 1e-6) / 1e12 : NAN;
+  snprintf(r->note, sizeof r->note, "checked; %s %.2e; %.3g TFLOP/s", what, residual, tflops);
+}
+
+/* Downloads a float64 array into a new host buffer (NULL on failure, after printing why). */
+static double *la_download_f64(bench_ctx *ctx, const nd_array *a) {
+  int64_t n = nd_array_size(a);
+  double *h = malloc((size_t)(n > 0 ? n : 1) * sizeof *h);
+  if (h == NULL) {
+    bench_fail(ctx, "out of host memory");
+    return NULL;
+  }
+  nd_status s = nd_array_to_host(a, h, (size_t)n * sizeof *h);
+  if (s != ND_OK) {
+    bench_fail_nd(ctx, s, "nd_array_to_host", __FILE__, __LINE__);
+    free(h);
+    return NULL;
+  }
+  return h;
+}
+
+/* max |A X - I| with A X from nd_matmul of float64 copies (batched over the stack). */
+static int check_inv(bench_ctx *ctx, bench_state *st) {
+  la_data *d = st->p;
+  int64_t n = d->n, count = d->batch > 0 ? d->batch : 1;
+  BENCH_ND(nd_array_astype(st->arr[A_IN], ND_FLOAT64, &st->arr[A64]));
+  BENCH_ND(nd_array_astype(st->arr[OUT], ND_FLOAT64, &st->arr[X64]));
+  BENCH_ND(nd_matmul(st->arr[A64], st->arr[X64], &st->arr[PROD]));
+  if (nd_array_size(st->arr[PROD]) != count * n * n)
+    return bench_fail(ctx, "check: A X has %lld elements, expected %lld", (long long)nd_array_size(st->arr[PROD]),
+                      (long long)(count * n * n));
+  double *r = la_download_f64(ctx, st->arr[PROD]);
+  if (r == NULL) return -1;
+  double worst = 0.0;
+  int64_t at = 0;
+  for (int64_t i = 0; i < count * n * n; i++) {
+    int64_t row = (i / n) % n, col = i % n;
+    double e = fabs(r[i] - (row == col ? 1.0 : 0.0));
+    if (!(e <= worst)) { /* NaN is the worst */
+      worst = e;
+      at = i;
+      if (isnan(e)) break;
+    }
+  }
+  free(r);
+  double tol = 64.0 * (double)n * la_unit(d->dt);
+  la_note(ctx, "max|AX-I|", worst, 2.0 * (double)n * (double)n * (double)n * (double)count);
+  if (!(worst <= tol))
+    return bench_fail(ctx, "check: max |A X - I| = %.3g at matrix %lld entry (%lld, %lld), above %.3g", worst,
+                      (long long)(at / (n * n)), (long long)((at / n) % n), (long long)(at % n), tol);
+  return 0;
+}
+
+/* max |A x - b| on the host, in float64, from the uploaded A and b. */
+static int check_solve(bench_ctx *ctx, bench_state *st) {
+  la_data *d = st->p;
+  int64_t n = d->n, k = d->k;
+  const int64_t *shp = nd_array_shape(st->arr[OUT]);
+  if (nd_array_ndim(st->arr[OUT]) != 2 || shp[0] != n || shp[1] != k)
+    return bench_fail(ctx, "check: the solution does not have shape (%lld, %lld)", (long long)n, (long long)k);
+  double *x = la_download_f64(ctx, st->arr[OUT]);
+  double *acc = calloc((size_t)k, sizeof *acc);
+  if (x == NULL || acc == NULL) {
+    free(x);
+    free(acc);
+    return x == NULL ? -1 : bench_fail(ctx, "out of host memory");
+  }
+  const double *a = d->ha, *b = d->hb;
+  double worst = 0.0;
+  for (int64_t i = 0; i < n; i++) {
+    for (int64_t j = 0; j < k; j++) acc[j] = -b[i * k + j];
+    for (int64_t l = 0; l < n; l++) {
+      double ail = a[i * n + l];
+      const double *xl = x + l * k;
+      for (int64_t j = 0; j < k; j++) acc[j] += ail * xl[j];
+    }
+    for (int64_t j = 0; j < k; j++)
+      if (!(fabs(acc[j]) <= worst)) worst = isnan(acc[j]) ? NAN : fabs(acc[j]);
+    if (isnan(worst)) break;
+  }
+  free(x);
+  free(acc);
+  double nn = (double)n;
+  la_note(ctx, "max|Ax-b|", worst, 2.0 / 3.0 * nn * nn * nn + 2.0 * nn * nn * (double)k);
+  double tol = 64.0 * nn * la_unit(d->dt);
+  if (!(worst <= tol)) return bench_fail(ctx, "check: max |A x - b| = %.3g, above %.3g", worst, tol);
+  return 0;
+}
+
+/* Freivalds' test of C = A B on the host (see the top of the file). */
+static int check_matmul(bench_ctx *ctx, bench_state *st) {
+  la_data *d = st->p;
+  int64_t n = d->n;
+  nd_dtype dt = d->dt;
+  if (nd_array_dtype(st->arr[OUT]) != dt || nd_array_size(st->arr[OUT]) != n * n)
+    return bench_fail(ctx, "check: the product has the wrong dtype or size");
+  BENCH_ND(nd_array_astype(st->arr[OUT], ND_FLOAT64, &st->arr[X64]));
+  double *c = la_download_f64(ctx, st->arr[X64]);
+  double *v = malloc((size_t)n * sizeof *v), *bv = calloc((size_t)n, sizeof *bv),
+         *bnorm2 = calloc((size_t)n, sizeof *bnorm2);
+  int rc = 0;
+  if (c == NULL || v == NULL || bv == NULL || bnorm2 == NULL) {
+    rc = c == NULL ? -1 : bench_fail(ctx, "out of host memory");
+    goto done;
+  }
+  uint64_t s = 0x3f84d5b5b5470917ull;
+  for (int64_t j = 0; j < n; j++) v[j] = la_uniform(&s) < 0.0 ? -1.0 : 1.0;
+  /* B v and the squared row norms of B, one pass over B. */
+  for (int64_t kk = 0; kk < n; kk++) {
+    double sum = 0.0, sq = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+      double b = la_get(dt, d->hb, kk * n + j);
+      sum += b * v[j];
+      sq += b * b;
+    }
+    bv[kk] = sum;
+    bnorm2[kk] = sq;
+  }
+  double worst = 0.0; /* max over rows of |C v - A (B v)| / tolerance */
+  int64_t at = 0;
+  double tol_at = 0.0;
+  for (int64_t i = 0; i < n; i++) {
+    double cv = 0.0, abv = 0.0, s2 = 0.0;
+    for (int64_t j = 0; j < n; j++) cv += c[i * n + j] * v[j];
+    for (int64_t kk = 0; kk < n; kk++) {
+      double a = la_get(dt, d->ha, i * n + kk);
+      abv += a * bv[kk];
+      s2 += a * a * bnorm2[kk];
+    }
+    double tol = 32.0 * la_unit(dt) * sqrt((double)n) * sqrt(s2);
+    double e = fabs(cv - abv) / tol;
+    if (!(e <= worst)) {
+      worst = e;
+      at = i;
+      tol_at = tol;
+      if (isnan(e)) break;
+    }
+  }
+  double nn = (double)n;
+  la_note(ctx, "Freivalds err/tol", worst, 2.0 * nn * nn * nn);
+  if (!(worst <= 1.0))
+    rc = bench_fail(ctx, "check: row %lld of C v differs from A (B v) by %.3g x its tolerance %.3g", (long long)at,
+                    worst, tol_at);
+done:
+  free(c);
+  free(v);
+  free(bv);
+  free(bnorm2);
+  return rc;
+}
+
+/* ---- the table ----------------------------------------------------------------------------- */
+
+const bench_case bench_linalg_cases[] = {
+    /* name,                          setup,            run,        check,        teardown,    measure */
+    {"linalg.inv_100000x4x4_f32",     setup_inv_4,      run_inv,    check_inv,    la_teardown, NULL},
+    {"linalg.inv_100000x8x8_f32",     setup_inv_8,      run_inv,    check_inv,    la_teardown, NULL},
+    {"linalg.inv_10000x32x32_f32",    setup_inv_32,     run_inv,    check_inv,    la_teardown, NULL},
+    {"linalg.inv_10000x32x32_f64",    setup_inv_32d,    run_inv,    check_inv,    la_teardown, NULL},
+    {"linalg.inv_1000x128x128_f32",   setup_inv_128,    run_inv,    check_inv,    la_teardown, NULL},
+    {"linalg.inv_4096_f64",           setup_inv_4096,   NULL,       check_inv,    la_teardown, measure_inv_big},
+    {"linalg.solve_4096_f64_16rhs",   setup_solve,      run_solve,  check_solve,  la_teardown, NULL},
+    {"linalg.matmul_8192_f32",        setup_matmul_f32, run_matmul, check_matmul, la_teardown, NULL},
+    {"linalg.matmul_8192_f64",        setup_matmul_f64, run_matmul, check_matmul, la_teardown, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
