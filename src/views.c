@@ -29,9 +29,19 @@ nd_status nd_array_reshape(const nd_array *a, int ndim, const int64_t *shape, nd
 }
 
 nd_status nd_array_ravel(const nd_array *a, nd_array **out) {
-  ND__VIEW_ARGS("nd_array_ravel", a, out);
+  const char *fn = "nd_array_ravel";
+  ND__VIEW_ARGS(fn, a, out);
   int64_t n = -1;
-  return nd_array_reshape(a, 1, &n, out);
+  if (nd_array_is_c_contiguous(a)) return nd_array_reshape(a, 1, &n, out);
+  /* NumPy's ravel copies whatever is not C-contiguous, even where reshape(-1) could give a
+   * view (np.ravel(x[::2]) does not share x's memory), so writes to the result never reach a. */
+  nd_array *c;
+  ND_TRY(nd_array_copy(a, ND_ORDER_C, &c));
+  int64_t stride = (int64_t)nd_dtype_itemsize(a->dtype);
+  nd_status st = nd__array_view(fn, c, 1, &c->size, &stride, c->offset, 1, out);
+  if (st == ND_OK) (*out)->owndata = 1;
+  nd_array_release(c);
+  return st;
 }
 
 nd_status nd_array_permute_dims(const nd_array *a, int naxes, const int64_t *axes, nd_array **out) {

@@ -184,7 +184,8 @@ ND_API nd_status nd_repeat(const nd_array *a, int64_t repeats, int64_t axis, nd_
 /* NumPy's reshape: a view when the strides allow one (C order), else a C-ordered copy. One
  * dimension may be -1. */
 ND_API nd_status nd_array_reshape(const nd_array *a, int ndim, const int64_t *shape, nd_array **out);
-/* 1-d view if possible, else a copy (C order). */
+/* As NumPy's ravel: a 1-d view when a is C-contiguous, else a C-ordered copy (even where
+ * reshape(-1) could give a view, as for a[::2]). */
 ND_API nd_status nd_array_ravel(const nd_array *a, nd_array **out);
 /* Permutes axes; naxes 0 with axes NULL reverses them (NumPy's a.T). */
 ND_API nd_status nd_array_transpose(const nd_array *a, int naxes, const int64_t *axes, nd_array **out);

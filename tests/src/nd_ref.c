@@ -627,6 +627,99 @@ void nd_ref_expect_ref(const nd_ref *got, const nd_ref *want, const char *fmt, .
   ref_expect_v(got, want, "host arrays", ctx);
 }
 
+/* ---- awkward layouts -------------------------------------------------------------------- */
+
+#define REF_OK(expr)                                                                              \
+  do {                                                                                            \
+    nd_status st_ = (expr);                                                                       \
+    ck_assert_msg(st_ == ND_OK, "%s failed: %s: %s", #expr, nd_status_name(st_), nd_last_error()); \
+  } while (0)
+
+void nd_ref_layout_make(nd_ref_layout_kind kind, nd_dtype dt, int64_t rows, int64_t cols,
+                        int64_t seed, nd_ref_layout *out) {
+  static const char *const names[ND_REF_NUM_LAYOUTS] = {"contiguous", "offset", "transposed",
+                                                        "negative strides", "stepped", "broadcast",
+                                                        "zero-size", "0-d"};
+  ck_assert_msg(kind >= 0 && kind < ND_REF_NUM_LAYOUTS, "nd_ref_layout_make: kind %d", (int)kind);
+  memset(out, 0, sizeof *out);
+  out->name = names[kind];
+  int64_t shape[2];
+  int nd = 2;
+  switch (kind) {
+    case ND_REF_OFFSET: shape[0] = rows + 2; shape[1] = cols + 3; break;
+    case ND_REF_TRANSPOSED: shape[0] = cols; shape[1] = rows; break;
+    case ND_REF_STEPPED: shape[0] = 2 * rows; shape[1] = 3 * cols; break;
+    case ND_REF_BROADCAST: nd = 1; shape[0] = cols; break;
+    case ND_REF_SCALAR: nd = 1; shape[0] = 3; break;
+    default: shape[0] = rows; shape[1] = cols; break;
+  }
+  out->base_ref = nd_ref_new(dt, nd, shape);
+  nd_ref_fill_pattern(&out->base_ref, seed);
+  out->base = nd_ref_upload(&out->base_ref);
+  const nd_ref *b = &out->base_ref;
+  switch (kind) {
+    case ND_REF_CONTIG:
+      out->array = nd_array_retain(out->base);
+      out->ref = nd_ref_slice(b, 0, NULL);
+      break;
+    case ND_REF_OFFSET: {
+      nd_slice sl[2] = {{1, 1 + rows, ND_NONE}, {2, 2 + cols, ND_NONE}};
+      REF_OK(nd_array_slice(out->base, 2, sl, &out->array));
+      out->ref = nd_ref_slice(b, 2, sl);
+      break;
+    }
+    case ND_REF_TRANSPOSED: {
+      int perm[2] = {1, 0};
+      REF_OK(nd_array_transpose(out->base, 0, NULL, &out->array));
+      out->ref = nd_ref_permute(b, perm);
+      break;
+    }
+    case ND_REF_NEGATIVE: {
+      nd_slice sl[2] = {{ND_NONE, ND_NONE, -1}, {ND_NONE, ND_NONE, -1}};
+      REF_OK(nd_array_slice(out->base, 2, sl, &out->array));
+      out->ref = nd_ref_slice(b, 2, sl);
+      break;
+    }
+    case ND_REF_STEPPED: {
+      nd_slice sl[2] = {{1, ND_NONE, 2}, {ND_NONE, ND_NONE, -3}};
+      REF_OK(nd_array_slice(out->base, 2, sl, &out->array));
+      out->ref = nd_ref_slice(b, 2, sl);
+      break;
+    }
+    case ND_REF_BROADCAST: {
+      int64_t bs[2] = {rows, cols};
+      REF_OK(nd_array_broadcast_to(out->base, 2, bs, &out->array));
+      out->ref = nd_ref_broadcast(b, 2, bs);
+      break;
+    }
+    case ND_REF_ZERO_SIZE: {
+      nd_slice sl[1] = {{rows, rows, ND_NONE}};
+      REF_OK(nd_array_slice(out->base, 1, sl, &out->array));
+      out->ref = nd_ref_slice(b, 1, sl);
+      break;
+    }
+    case ND_REF_SCALAR:
+      REF_OK(nd_array_index(out->base, 0, 1, &out->array));
+      out->ref = nd_ref_index(b, 0, 1);
+      break;
+    default: break;
+  }
+  char want[128], got[128];
+  ck_assert_msg(nd_array_ndim(out->array) == out->ref.ndim &&
+                    memcmp(nd_array_shape(out->array), out->ref.shape,
+                           (size_t)out->ref.ndim * sizeof(int64_t)) == 0,
+                "nd_ref_layout_make(%s): device shape %s, host shape %s", out->name,
+                nd_ref_shape_str(nd_array_ndim(out->array), nd_array_shape(out->array), got, sizeof got),
+                nd_ref_shape_str(out->ref.ndim, out->ref.shape, want, sizeof want));
+}
+
+void nd_ref_layout_free(nd_ref_layout *l) {
+  nd_array_release(l->array);
+  nd_array_release(l->base);
+  nd_ref_free(&l->base_ref);
+  l->array = l->base = NULL;
+}
+
 int64_t nd_ref_unhex(const char *hex, unsigned char *out, size_t cap) {
   size_t len = strlen(hex);
   if (len % 2 != 0 || len / 2 > cap) return -1;

@@ -131,6 +131,35 @@ char *nd_ref_shape_str(int ndim, const int64_t *shape, char *buf, size_t cap);
 /* "float32 shape (3, 4) strides (16, 4) offset 8 flags C W": for failure messages. */
 char *nd_ref_describe(const nd_array *a, char *buf, size_t cap);
 
+/* ---- awkward layouts -------------------------------------------------------------------- */
+
+/* The layouts every GPU op is checked over: one test array made the same way on the device
+ * (through ndcuda's views) and on the host (through the views above), filled with
+ * nd_ref_pattern values. Shapes are (rows, cols), except ZERO_SIZE (0, cols) and SCALAR (). */
+typedef enum nd_ref_layout_kind {
+  ND_REF_CONTIG = 0,     /* a fresh C-contiguous array */
+  ND_REF_OFFSET = 1,     /* base[1:1+rows, 2:2+cols]: a byte offset, padded rows */
+  ND_REF_TRANSPOSED = 2, /* base.T of a (cols, rows) array */
+  ND_REF_NEGATIVE = 3,   /* base[::-1, ::-1] */
+  ND_REF_STEPPED = 4,    /* base[1::2, ::-3] of a (2*rows, 3*cols) array */
+  ND_REF_BROADCAST = 5,  /* broadcast_to(base, (rows, cols)) of a (cols,) array: read-only */
+  ND_REF_ZERO_SIZE = 6,  /* base[rows:rows] */
+  ND_REF_SCALAR = 7,     /* base[1] of a (3,) array: 0-d */
+  ND_REF_NUM_LAYOUTS = 8
+} nd_ref_layout_kind;
+
+typedef struct nd_ref_layout {
+  const char *name;
+  nd_array *array; /* the view on the device (a new reference) */
+  nd_ref ref;      /* the same view of base_ref */
+  nd_array *base;
+  nd_ref base_ref;
+} nd_ref_layout;
+
+void nd_ref_layout_make(nd_ref_layout_kind kind, nd_dtype dt, int64_t rows, int64_t cols,
+                        int64_t seed, nd_ref_layout *out);
+void nd_ref_layout_free(nd_ref_layout *l);
+
 /* ---- NumPy's cast table ---------------------------------------------------------------- */
 
 /* For each source dtype, a list of values (bytes as hex, little-endian) and the bytes NumPy's
