@@ -82,7 +82,7 @@ static int cmp_ld(const void *a, const void *b) {
  * output m (0 for exact results). */
 static nd_ref ref_reduce(const nd_ref *a, uint64_t mask, int keepdims, rop op, nd_dtype res,
                          double ddof, double *tol) {
-  int64_t oshape[ND_MAXDIMS], kshape[ND_MAXDIMS], M = 1, K = 1;
+  int64_t oshape[ND_MAXDIMS] = {0}, kshape[ND_MAXDIMS] = {0}, M = 1, K = 1;
   int on = 0, nk = 0;
   for (int i = 0; i < a->ndim; i++) {
     if (mask & (UINT64_C(1) << i)) {
