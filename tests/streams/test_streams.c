@@ -29,10 +29,10 @@ static void spin(nd_stream *s) { ck_assert_int_eq(nd_test_spin(nd_stream_cuda(s)
 
 /* ---- the matrix ------------------------------------------------------------------------- */
 
-enum family { FAM_FILL, FAM_D2D, FAM_H2D, FAM_D2H, NFAM };
+enum family { FAM_FILL, FAM_D2D, FAM_H2D, FAM_D2H, FAM_RANDOM, FAM_INV, NFAM };
 enum hazard { HZ_RAW, HZ_WAR, HZ_WAW, NHZ };
 enum pair { PR_NULL_NB, PR_NB_NULL, PR_NB_NB, PR_PT_NB, PR_THREAD, NPR };
-static const char *fam_name[] = {"fill/astype", "copy D2D", "copy H2D", "copy D2H"};
+static const char *fam_name[] = {"fill/astype", "copy D2D", "copy H2D", "copy D2H", "random fill", "batched inv"};
 static const char *hz_name[] = {"RAW", "WAR", "WAW"};
 static const char *pr_name[] = {"null->nb", "nb->null", "nb->nb", "per-thread->nb", "other thread"};
 
@@ -43,6 +43,7 @@ typedef struct cell_ctx {
   nd_array *src[2]; /* device sources holding 1.0 / 2.0 for D2D writes */
   float *pin_in[2]; /* pinned host sources holding 1.0 / 2.0 for H2D writes */
   float *pin_out;   /* pinned host destination of D2H reads */
+  nd_generator *gen;
 } cell_ctx;
 
 /* Writes value v (1 or 2) into x with the family's write operation on the current stream. */
@@ -52,6 +53,9 @@ static void op_write(cell_ctx *c, int v) {
     case FAM_D2H: ND_ASSERT_OK(nd_array_fill(c->x, nd_scalar_float(v))); break;
     case FAM_D2D: ND_ASSERT_OK(nd_copyto(c->x, c->src[v - 1], ND_CASTING_SAME_KIND)); break;
     case FAM_H2D: ND_ASSERT_OK(nd_array_from_host_async(c->x, c->pin_in[v - 1], N * sizeof(float))); break;
+    /* uniform on [v, v + 1e-9): every float32 sample rounds to v, so the fill is checkable. */
+    case FAM_RANDOM: ND_ASSERT_OK(nd_random_uniform_into(c->gen, v, v + 1e-9, c->x)); break;
+    case FAM_INV: ND_ASSERT_OK(nd_array_fill(c->x, nd_scalar_float(v))); break;
   }
 }
 
@@ -66,7 +70,23 @@ static void op_read(cell_ctx *c) {
       break;
     }
     case FAM_D2D:
-    case FAM_H2D: ND_ASSERT_OK(nd_copyto(c->y, c->x, ND_CASTING_SAME_KIND)); break;
+    case FAM_H2D:
+    case FAM_RANDOM: ND_ASSERT_OK(nd_copyto(c->y, c->x, ND_CASTING_SAME_KIND)); break;
+    case FAM_INV: {
+      /* x as a batch of 1x1 matrices, inverted (unchecked: 1/0 is inf, not an error); the
+       * check undoes the inverse, so the family reads back the value it saw. */
+      int64_t shape[3] = {N, 1, 1};
+      nd_array *m, *inv;
+      ND_ASSERT_OK(nd_array_reshape(c->x, 3, shape, &m));
+      ND_ASSERT_OK(nd_linalg_inv_ex(m, ND_LINALG_UNCHECKED, &inv, NULL));
+      nd_array *flat;
+      ND_ASSERT_OK(nd_array_ravel(inv, &flat));
+      ND_ASSERT_OK(nd_copyto(c->y, flat, ND_CASTING_SAME_KIND));
+      nd_array_release(flat);
+      nd_array_release(inv);
+      nd_array_release(m);
+      break;
+    }
     case FAM_D2H: ND_ASSERT_OK(nd_array_to_host_async(c->x, c->pin_out, N * sizeof(float))); break;
   }
 }
@@ -81,7 +101,7 @@ static float read_result(cell_ctx *c) {
   }
   for (int i = 1; i < N; i++)
     if (p[i] != p[0]) return -1;
-  return p[0];
+  return c->fam == FAM_INV ? 1.0f / p[0] : p[0];
 }
 
 static float x_value(cell_ctx *c) {
@@ -165,6 +185,7 @@ static void cell_setup(cell_ctx *c, int fam) {
     for (int i = 0; i < N; i++) c->pin_in[v][i] = (float)(v + 1);
   }
   ND_ASSERT_OK(nd_host_alloc_pinned(N * sizeof(float), (void **)&c->pin_out));
+  ND_ASSERT_OK(nd_generator_create(42, ND_BITGEN_PHILOX, &c->gen));
 }
 
 static void cell_teardown(cell_ctx *c) {
@@ -175,6 +196,7 @@ static void cell_teardown(cell_ctx *c) {
     ND_ASSERT_OK(nd_host_free_pinned(c->pin_in[v]));
   }
   ND_ASSERT_OK(nd_host_free_pinned(c->pin_out));
+  nd_generator_destroy(c->gen);
 }
 
 static void run_matrix(int auto_on, int trials, int wrong[NFAM][NHZ][NPR]) {
