@@ -134,12 +134,20 @@ nd_status nd_array_from_device_ptr(void *ptr, int device, int ndim, const int64_
   if (device < 0 || device >= n)
     return nd__error(device < 0 || n > 0 ? ND_ERR_INVALID_ARGUMENT : ND_ERR_NO_DEVICE,
                      "%s: device %d does not exist (%d devices)", fn, device, n);
-  if ((uintptr_t)ptr % (uintptr_t)(itemsize > 8 ? 8 : itemsize) != 0)
+  /* The kernels move an element as one access of its full size (a complex128 as a 16-byte
+   * vector), so the pointer and every stride must be multiples of the itemsize: a misaligned
+   * access would be a sticky CUDA error that ends the context, not a status. */
+  if ((uintptr_t)ptr % (uintptr_t)itemsize != 0)
     return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: pointer %p is not aligned to %lld bytes for "
-                     "dtype %s", fn, ptr, (long long)(itemsize > 8 ? 8 : itemsize), nd_dtype_name(dtype));
+                     "dtype %s", fn, ptr, (long long)itemsize, nd_dtype_name(dtype));
   int64_t st_[ND_MAXDIMS];
   if (strides == NULL) nd__strides_c(ndim, shape, itemsize, st_);
   else memcpy(st_, strides, (size_t)ndim * sizeof(int64_t));
+  for (int i = 0; i < ndim && strides != NULL; i++)
+    if (st_[i] % itemsize != 0)
+      return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: stride %lld of axis %d is not a multiple of "
+                       "the %lld-byte itemsize of dtype %s", fn, (long long)st_[i], i,
+                       (long long)itemsize, nd_dtype_name(dtype));
   /* The element extent, recorded as the buffer's size (element 0 is at ptr itself; negative
    * strides reach below it). */
   int64_t lo = 0, hi = count > 0 ? itemsize : 0;

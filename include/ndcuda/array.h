@@ -148,7 +148,8 @@ ND_API nd_status nd_array_to_host_async(const nd_array *a, void *pinned_host, si
 
 /* Wraps memory the caller allocated on device `device` (no copy, no ownership). strides NULL
  * means C order. release(ptr, ctx), if not NULL, is called when the last view goes and all
- * work ndcuda enqueued on it has finished (the release blocks for that). */
+ * work ndcuda enqueued on it has finished (the release blocks for that). ptr and the strides
+ * must be multiples of the itemsize (ND_ERR_INVALID_ARGUMENT otherwise). */
 ND_API nd_status nd_array_from_device_ptr(void *ptr, int device, int ndim, const int64_t *shape,
                                           const int64_t *strides, nd_dtype dtype,
                                           void (*release)(void *ptr, void *ctx), void *ctx,

@@ -963,6 +963,15 @@ START_TEST(transfer_from_device_ptr) {
             nd_array_from_device_ptr((char *)dev + 2, device, 2, shape, NULL, ND_FLOAT32, on_release, &flog, &o));
   FAILS_OUT(ND_ERR_DTYPE, "nd_array_from_device_ptr",
             nd_array_from_device_ptr(dev, device, 2, shape, NULL, (nd_dtype)99, on_release, &flog, &o));
+  /* Kernels move whole items: a complex128 needs 16-byte alignment, every stride a multiple of
+   * the itemsize (a misaligned access would end the CUDA context). */
+  int64_t four = 4, odd_stride[2] = {64, 6};
+  FAILS_OUT(ND_ERR_INVALID_ARGUMENT, "not aligned to 16 bytes for dtype complex128",
+            nd_array_from_device_ptr(dev + 2, device, 1, &four, NULL, ND_COMPLEX128, on_release, &flog, &o));
+  FAILS_OUT(ND_ERR_INVALID_ARGUMENT, "nd_array_from_device_ptr: stride 6 of axis 1 is not a multiple",
+            nd_array_from_device_ptr(dev, device, 2, shape, odd_stride, ND_FLOAT32, on_release, &flog, &o));
+  OK(nd_array_from_device_ptr(dev + 4, device, 1, &four, NULL, ND_COMPLEX128, NULL, NULL, &a));
+  nd_array_release(a);
   int64_t bad[2] = {4, -16};
   FAILS_OUT(ND_ERR_INVALID_ARGUMENT, "nd_array_from_device_ptr",
             nd_array_from_device_ptr(dev, device, 2, bad, NULL, ND_FLOAT32, on_release, &flog, &o));
@@ -1633,8 +1642,8 @@ START_TEST(concatenate_and_stack) {
   for (int i = 0; i < 3; i++) nd_ref_free(&flat[i]);
 
   /* Errors. */
-  int64_t s33[2] = {3, 3};
-  part e[2] = {make_part(ND_FLOAT32, 2, s23, 0, 1), make_part(ND_FLOAT32, 2, s33, 0, 2)};
+  int64_t s24[2] = {2, 4};
+  part e[2] = {make_part(ND_FLOAT32, 2, s23, 0, 1), make_part(ND_FLOAT32, 2, s24, 0, 2)};
   const nd_array *ea[2] = {e[0].a, e[1].a}, *mixed[2] = {e[0].a, q[1].a}, *scal[2] = {q[2].a, q[2].a},
                  *withnull[2] = {e[0].a, NULL};
   FAILS_OUT(ND_ERR_SHAPE, "nd_concatenate: all the input array dimensions except for the concatenation axis must match exactly, but along dimension 1",
