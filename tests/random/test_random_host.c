@@ -9,7 +9,10 @@
  * - integers' bounds per dtype, choice's probability vectors, values per block;
  * - every parameter, dtype and NULL check of the public functions (they come before any
  *   device work), and that a failed call does not advance the generator;
- * - the statistics helpers of random_stats.h against known values;
+ * - the statistics helpers of random_stats.h against known values; the radix sort against
+ *   qsort, the KS shortcut against the full statistic, and the moment check on a
+ *   Bernoulli(1/2) sample (whose sample variance moves at second order only) and on samples
+ *   that must fail;
  * - the host reference of the Philox fills (random_ref.h), which the GPU suite compares the
  *   device with, tested statistically here: if the algorithms were biased this would fail
  *   without a GPU. */
@@ -744,6 +747,79 @@ START_TEST(test_stats_helpers) {
 }
 END_TEST
 
+static double cdf_gamma_host(double x, const double *c) { return x <= 0 ? 0 : nd_st_gamma_p(c[0], x / c[1]); }
+
+START_TEST(test_stats_sort_and_ks) {
+  /* The radix sort orders like qsort over signs, zeros, subnormals, infinities and repeats. */
+  enum { NS = 100003 };
+  static double a[NS], b[NS];
+  nd_ref_normal_f64(7, 0, NS, 0.0, 1.0, 0, a);
+  for (int i = 0; i < NS; i++) {
+    a[i] *= (i % 3 == 0) ? 1e300 : (i % 3 == 1 ? 1e-300 : 1.0);
+    if (i % 101 == 0) a[i] = 0.0;
+    if (i % 103 == 0) a[i] = -0.0;
+    if (i % 107 == 0) a[i] = (i % 2) ? 4.9e-324 : -3e-310;
+    if (i % 1009 == 0) a[i] = (i % 2) ? INFINITY : -INFINITY;
+    if (i % 7 == 0) a[i] = a[i / 2];
+  }
+  memcpy(b, a, sizeof a);
+  nd_st_sort(a, NS);
+  qsort(b, NS, sizeof *b, nd_st_cmp_double);
+  for (int i = 0; i < NS; i++) /* equal values: qsort may order -0.0 and +0.0 either way */
+    if (!(a[i] == b[i])) ck_abort_msg("sort [%d]: %g vs %g", i, a[i], b[i]);
+  for (int i = 0; i + 1 < NS; i++)
+    if (!(a[i] <= a[i + 1])) ck_abort_msg("sort [%d]: %g > %g", i, a[i], a[i + 1]);
+  /* The KS shortcut gives the full statistic: good and bad fits, sizes below, at and off a
+   * multiple of the block, a cdf that is costly (gamma) and one that is not. */
+  const int64_t sizes[5] = {1, 63, 64, 1000, NS};
+  const double nc[2] = {0.0, 1.0}, off[2] = {0.05, 1.0}, g[2] = {0.5, 2.0}, gbad[2] = {0.52, 2.0};
+  for (int si = 0; si < 5; si++) {
+    const int64_t n = sizes[si];
+    for (int v = 0; v < 4; v++) {
+      nd_ref_normal_f64(100 + (uint64_t)si, 0, n, 0.0, 1.0, 0, a);
+      if (v >= 2)
+        for (int64_t i = 0; i < n; i++) a[i] = a[i] * a[i]; /* chi-square(1) = gamma(1/2, 2) */
+      double (*cdf)(double, const double *) = v >= 2 ? cdf_gamma_host : cdf_normal;
+      const double *ctx = v == 0 ? nc : v == 1 ? off : v == 2 ? g : gbad;
+      double d;
+      const double p = nd_st_ks(a, n, cdf, ctx, &d);
+      const double full = nd_st_ks_d_full(a, n, cdf, ctx); /* a is sorted now */
+      ck_assert_msg(fabs(d - full) <= 1e-9, "n %lld variant %d: D %.17g, full %.17g", (long long)n, v, d, full);
+      if (n == NS) ck_assert_msg((v % 2 == 0) == (p > P_MIN), "n %lld variant %d: p %g", (long long)n, v, p);
+    }
+  }
+}
+END_TEST
+
+START_TEST(test_stats_moments) {
+  char why[300];
+  /* Bernoulli(1/2), as the GPU suite met it: n = 2^19 with 262043 ones. The mean is 0.28 se from
+   * 1/2 and the sample variance 0.25000044, 4.4e-7 above 1/4 (second order in the mean's
+   * error), while (x - 1/2)^2 is exactly 1/4 for every sample: a correct sample must pass. */
+  enum { NB = 1 << 19 };
+  static double x[NB];
+  for (int i = 0; i < NB; i++) x[i] = i < 262043 ? 1.0 : 0.0;
+  ck_assert_msg(nd_st_moments_ok(x, NB, 0.5, 0.25, 6, why, sizeof why), "%s", why);
+  /* ... but a biased coin fails: 8 se off in the mean. */
+  for (int i = 0; i < NB; i++) x[i] = i < NB / 2 + 8 * 362 ? 1.0 : 0.0;
+  ck_assert(!nd_st_moments_ok(x, NB, 0.5, 0.25, 6, why, sizeof why));
+  /* Bernoulli(0.05): correct frequencies pass, as do their exact moments. */
+  for (int i = 0; i < NB; i++) x[i] = (i % 20) == 0 ? 1.0 : 0.0;
+  ck_assert_msg(nd_st_moments_ok(x, NB, 0.05, 0.05 * 0.95, 6, why, sizeof why), "%s", why);
+  /* Normal samples: sigma 1 passes; sigma 1.02 (variance 4% high, ~ 15 se at n = 400000) and a
+   * mean shifted by 0.02 (~ 13 se) fail. */
+  enum { NN = 400000 };
+  static double y[NN];
+  nd_ref_normal_f64(31, 0, NN, 0.0, 1.0, 0, y);
+  ck_assert_msg(nd_st_moments_ok(y, NN, 0.0, 1.0, 6, why, sizeof why), "%s", why);
+  ck_assert(strstr(why, "sample variance") != NULL);
+  nd_ref_normal_f64(31, 0, NN, 0.0, 1.02, 0, y);
+  ck_assert_msg(!nd_st_moments_ok(y, NN, 0.0, 1.0, 6, why, sizeof why), "%s", why);
+  nd_ref_normal_f64(31, 0, NN, 0.02, 1.0, 0, y);
+  ck_assert_msg(!nd_st_moments_ok(y, NN, 0.0, 1.0, 6, why, sizeof why), "%s", why);
+}
+END_TEST
+
 /* ---- the host reference, statistically ------------------------------------------------------------ */
 
 #define REF_N 400000
@@ -755,7 +831,7 @@ START_TEST(test_ref_uniform_normal_exponential) {
   const uint64_t seed = 2024;
   nd_ref_uniform_f32(seed, 0, REF_N, 0.0f, 1.0f, f);
   for (int i = 0; i < REF_N; i++) {
-    ck_assert(f[i] >= 0.0f && f[i] < 1.0f);
+    if (!(f[i] >= 0.0f && f[i] < 1.0f)) ck_abort_msg("uniform f32 [%d] = %g", i, f[i]);
     x[i] = f[i];
   }
   ck_assert_msg(nd_st_moments_ok(x, REF_N, 0.5, 1.0 / 12, 6, why, sizeof why), "%s", why);
@@ -807,7 +883,7 @@ START_TEST(test_ref_integers) {
   nd_ref_integers(12, 0, REF_N, &p, 4, b32);
   memset(counts, 0, sizeof counts);
   for (int i = 0; i < REF_N; i++) {
-    ck_assert_uint_lt(b32[i], 3000000000u);
+    if (b32[i] >= 3000000000u) ck_abort_msg("[%d] = %u", i, b32[i]);
     counts[b32[i] / 30000000u]++;
   }
   for (int v = 0; v < 100; v++) prob[v] = 0.01;
@@ -831,7 +907,7 @@ START_TEST(test_ref_integers) {
   nd_ref_integers(14, 0, REF_N, &p, 8, b64);
   memset(counts, 0, sizeof counts);
   for (int i = 0; i < REF_N; i++) {
-    ck_assert(b64[i] < p.range);
+    if (b64[i] >= p.range) ck_abort_msg("[%d] = %llu", i, (unsigned long long)b64[i]);
     counts[(int)((double)b64[i] / (double)p.range * 3.0)]++;
   }
   for (int v = 0; v < 3; v++) prob[v] = 1.0 / 3;
@@ -903,6 +979,8 @@ static Suite *random_host_suite(void) {
   tcase_add_test(tc, test_argument_errors);
   tcase_add_test(tc, test_no_device);
   tcase_add_test(tc, test_stats_helpers);
+  tcase_add_test(tc, test_stats_sort_and_ks);
+  tcase_add_test(tc, test_stats_moments);
   tcase_add_test(tc, test_ref_uniform_normal_exponential);
   tcase_add_test(tc, test_ref_integers);
   tcase_add_test(tc, test_ref_bernoulli_permutation_choice);
