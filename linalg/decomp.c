@@ -328,9 +328,20 @@ nd_status nd_linalg_svd(const nd_array *a, int full_matrices, int compute_uv, nd
   for (int i = 0; i < nd - 2; i++) batch *= a->shape[i];
   const int64_t isz = (int64_t)nd_dtype_itemsize(dt);
   const int batched = batch > 1 && m <= 32 && n <= 32 && batch <= INT_MAX;
-  /* The batched solver always returns full U and V; the single one economical ones on request. */
-  const int econ = !full_matrices && !batched;
-  const int64_t ucols = (full_matrices || batched) ? m : k, vcols = (full_matrices || batched) ? n : k;
+  /* The batched solver always returns full U and V; the single one economical ones on request,
+   * and always when only the singular values are wanted (smaller scratch U and V).
+   *
+   * U and V are real buffers of their full documented size even with compute_uv = 0: cuSOLVER
+   * does not document them as unreferenced under CUSOLVER_EIG_MODE_NOVECTOR, and PyTorch and
+   * CuPy both pass full-size buffers there (PyTorch: "otherwise it fails"). Token buffers of m
+   * and n elements with ldu = m, ldv = n, as passed here before, leave the solver room to write
+   * past them into neighbouring pool allocations (the suspected cause of values-only singular
+   * values that disagreed with the compute_uv = 1 ones on an H100). The batched solver needs a
+   * full pair per matrix ((m, m) and (n, n), at most 32 x 32 each); the single solver's calls
+   * are ordered on one stream, so without vectors they share one economical (m, k), (n, k) pair. */
+  const int econ = !batched && (!full_matrices || !compute_uv);
+  const int64_t ucols = econ ? k : m, vcols = econ ? k : n;
+  const int64_t upairs = (compute_uv || batched) ? batch : 1;
   const int64_t uout = full_matrices ? m : k, vout = full_matrices ? n : k;
 
   nd_array *w = NULL, *a3 = NULL, *uw = NULL, *vw = NULL, *sv = NULL, *so = NULL, *uo = NULL, *vo = NULL;
@@ -343,8 +354,8 @@ nd_status nd_linalg_svd(const nd_array *a, int full_matrices, int compute_uv, nd
     st = nd__fwork(fn, dt, batch, m, n, &w);
     if (st == ND_OK) st = nd__batch3(fn, a, dt, &a3);
     if (st == ND_OK) st = nd__assign(fn, w, a3);
-    if (st == ND_OK) st = nd__fwork(fn, dt, compute_uv ? batch : 1, m, compute_uv ? ucols : 1, &uw);
-    if (st == ND_OK) st = nd__fwork(fn, dt, compute_uv ? batch : 1, n, compute_uv ? vcols : 1, &vw);
+    if (st == ND_OK) st = nd__fwork(fn, dt, upairs, m, ucols, &uw);
+    if (st == ND_OK) st = nd__fwork(fn, dt, upairs, n, vcols, &vw);
     void *h = NULL;
     gesvdjInfo_t params = NULL;
     int lwork = 0;

@@ -94,6 +94,15 @@ static dc *rand_vals(int64_t count, int cplx) {
   return v;
 }
 
+/* The real parts of v[0..k) as "[a, b, ...]" (at most 12 values, then "..."). */
+static void fmt_row(char *buf, size_t cap, const dc *v, int64_t k) {
+  size_t at = 0;
+  at += (size_t)snprintf(buf + at, cap - at, "[");
+  for (int64_t i = 0; i < k && i < 12 && at < cap; i++)
+    at += (size_t)snprintf(buf + at, cap - at, "%s%.9g", i ? ", " : "", creal(v[i]));
+  if (at < cap) snprintf(buf + at, cap - at, "%s]", k > 12 ? ", ..." : "");
+}
+
 static void hmatmul(const dc *a, const dc *b, dc *c, int64_t m, int64_t k, int64_t n) {
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) {
@@ -1224,18 +1233,42 @@ START_TEST(test_svd) {
         ck_assert_int_eq(nd_array_dtype(s), is_single(dt) ? ND_FLOAT32 : ND_FLOAT64);
         dc *U = fetch(u), *S = fetch(s), *V = fetch(vh);
         for (int64_t b = 0; b < batch; b++) {
-          for (int64_t i = 0; i + 1 < k; i++) ck_assert(creal(S[b * k + i]) >= creal(S[b * k + i + 1]));
+          for (int64_t i = 0; i + 1 < k; i++)
+            ck_assert_msg(creal(S[b * k + i]) >= creal(S[b * k + i + 1]),
+                          "svd %s (%lld, %lld) full=%d batch %lld: S[%lld] = %.17g < S[%lld] = %.17g",
+                          nd_dtype_name(dt), (long long)m, (long long)n, full, (long long)b, (long long)i,
+                          creal(S[b * k + i]), (long long)(i + 1), creal(S[b * k + i + 1]));
           for (int64_t i = 0; i < m; i++)
             for (int64_t j = 0; j < n; j++) {
               dc acc = 0;
               for (int64_t t = 0; t < k; t++) acc += U[b * m * uc + i * uc + t] * S[b * k + t] * V[b * vr * n + t * n + j];
-              ck_assert_msg(cabs(acc - h[b * m * n + i * n + j]) < tol_of(dt, m + n) * 4, "svd %s (%lld, %lld) full=%d",
-                            nd_dtype_name(dt), (long long)m, (long long)n, full);
+              ck_assert_msg(cabs(acc - h[b * m * n + i * n + j]) < tol_of(dt, m + n) * 4,
+                            "svd %s (%lld, %lld) full=%d batch %lld: (U S Vh)[%lld][%lld] off by %.3g (tol %.3g)",
+                            nd_dtype_name(dt), (long long)m, (long long)n, full, (long long)b, (long long)i,
+                            (long long)j, cabs(acc - h[b * m * n + i * n + j]), tol_of(dt, m + n) * 4);
             }
         }
+        /* Values only: the same solver run without vectors, so the same singular values to
+         * within the backward error of each run (eps ||A||, far below the tolerance). */
         ND_ASSERT_OK(nd_linalg_svd(a, full, 0, NULL, &s2, NULL));
+        assert_shape(s2, 2, SHAPE(batch, k));
         dc *S2 = fetch(s2);
-        for (int64_t i = 0; i < batch * k; i++) ck_assert(cabs(S2[i] - S[i]) < tol_of(dt, m + n) * 4);
+        for (int64_t b = 0; b < batch; b++)
+          for (int64_t i = 0; i < k; i++) {
+            const double tol = tol_of(dt, m + n) * 4, got = creal(S2[b * k + i]), want = creal(S[b * k + i]);
+            const int sorted = i + 1 == k || got >= creal(S2[b * k + i + 1]);
+            if (fabs(got - want) < tol && got >= 0 && sorted) continue;
+            char row_uv[512], row_s[512];
+            fmt_row(row_uv, sizeof row_uv, S + b * k, k);
+            fmt_row(row_s, sizeof row_s, S2 + b * k, k);
+            ck_abort_msg("svd %s (%lld, %lld) x %lld full=%d (%s): batch %lld S[%lld] = %.17g with "
+                         "compute_uv=0, %.17g with compute_uv=1 (|diff| %.3g, tol %.3g%s%s); "
+                         "compute_uv=1 S = %s; compute_uv=0 S = %s",
+                         nd_dtype_name(dt), (long long)m, (long long)n, (long long)batch, full,
+                         batch > 1 && m <= 32 && n <= 32 ? "gesvdjBatched" : "gesvdj", (long long)b, (long long)i,
+                         got, want, fabs(got - want), tol, got < 0 ? ", negative" : "",
+                         sorted ? "" : ", not descending", row_uv, row_s);
+          }
         free(S2);
         free(U);
         free(S);
