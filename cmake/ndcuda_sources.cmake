@@ -32,6 +32,11 @@ list(APPEND NDCUDA_SOURCES
   linalg/plan.c linalg/handles.c linalg/util.c linalg/matmul.c linalg/products.c linalg/inv.c
   linalg/decomp.c linalg/norm.c
   linalg/small_gj.cu linalg/medium_gj.cu linalg/aux.cu)
+# elementwise: ufuncs, type resolution, the one elementwise kernel mechanism per op family
+list(APPEND NDCUDA_SOURCES
+  src/ufunc.c src/ufunc_run.c src/ufunc_ops.c
+  kernels/elementwise.cu kernels/elementwise_arith.cu kernels/elementwise_math.cu
+  kernels/elementwise_cmath.cu kernels/elementwise_compare.cu kernels/elementwise_misc.cu)
 # reductions, scans, sorting and searching
 list(APPEND NDCUDA_SOURCES
   src/reduce_plan.c src/reduce.c src/reduce_stats.c src/scan.c src/sort.c src/search.c

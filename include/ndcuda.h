@@ -17,6 +17,7 @@
 #include "ndcuda/array.h"
 #include "ndcuda/reduce.h"
 #include "ndcuda/sort.h"
+#include "ndcuda/ufunc.h"
 #include "ndcuda/linalg.h"
 #include "ndcuda/random.h"
 
