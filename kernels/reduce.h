@@ -83,9 +83,10 @@ typedef struct nd_kreduce {
   int64_t chunk;   /* k elements per chunk (a multiple of 64 when splits > 1) */
 } nd_kreduce;
 
-/* CUB-style two-phase call: with workspace NULL, writes the workspace bytes the reduction
- * needs (partials and arrival counters for split reductions, else 0) to *ws_bytes and
- * returns. Otherwise zeroes the counters and launches on stream. Errors: ND_ERR_CUDA,
+/* Two-phase call: with ws_bytes non-NULL, writes the workspace bytes the reduction needs
+ * (partials and arrival counters for split reductions, else 0) to *ws_bytes and returns
+ * without launching. With ws_bytes NULL, zeroes the counters in workspace (which may be
+ * NULL when 0 bytes were asked for) and launches on stream. Errors: ND_ERR_CUDA,
  * ND_ERR_INTERNAL for an op/acc pair without an instance. */
 nd_status nd_k_reduce(const nd_kreduce *p, void *workspace, size_t *ws_bytes, void *stream);
 

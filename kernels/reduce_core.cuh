@@ -354,7 +354,7 @@ nd_status launch(const nd_kreduce *P, const Op &op, const Ld &ld, void *ws, size
   typedef typename Op::Acc A;
   size_t part_bytes, nctr;
   workspace_layout<Op>(P, &part_bytes, &nctr);
-  if (ws == NULL) {
+  if (ws_bytes != NULL) {
     *ws_bytes = part_bytes + nctr * sizeof(unsigned);
     return ND_OK;
   }

@@ -69,7 +69,7 @@ nd_status nd__reduce_run(const char *fn, const nd_array *a, const nd__raxes *rs,
   if (st == ND_OK && ws) st = nd__sync_add(&sync, &ws->hz, ND__WRITE);
   if (st == ND_OK) st = nd__sync_begin(&sync);
   if (st == ND_OK) {
-    st = nd_k_reduce(&p, ws ? ws->ptr : NULL, &wsb, s->cu);
+    st = nd_k_reduce(&p, ws ? ws->ptr : NULL, NULL, s->cu);
     if (st != ND_OK) st = nd__error_context(st, fn);
     nd_status e = nd__sync_end(&sync);
     if (st == ND_OK) st = e;
