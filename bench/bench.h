@@ -179,6 +179,9 @@ double bench_half_to_double(uint16_t h);
 extern const bench_case bench_core_cases[];    /* bench_core.c: ndarray core (issue 3) */
 extern const bench_case bench_stream_cases[];  /* bench_streams.c: streams and ordering (issue 4) */
 extern const bench_case bench_linalg_cases[];  /* bench_linalg.c: linear algebra (issue 7) */
+extern const bench_case bench_elementwise_cases[]; /* bench_elementwise.c: ufuncs (issue 5) */
+extern const bench_case bench_reduce_cases[];  /* bench_reduce.c: reductions, scans, sorts (issue 6) */
+extern const bench_case bench_random_cases[];  /* bench_random.c: random numbers (issue 8) */
 
 /* Bare-launch baselines (bench_bare.cu): one thread stores value to p[0..n). */
 cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cudaStream_t stream);

@@ -45,6 +45,12 @@ TARGETS = {
     "linalg.solve_4096_f64_16rhs": ("us", "<=", 22900.0 / 5, "#7"),
     "linalg.matmul_8192_f32": ("us", "<=", round(2 * 8192 ** 3 / (0.98 * 51e12) * 1e6, 1), "#7"),
     "linalg.matmul_8192_f64": ("us", "<=", round(2 * 8192 ** 3 / (0.98 * 59e12) * 1e6, 1), "#7"),
+    # issue 5 targets
+    # end issue 5 targets
+    # issue 6 targets
+    # end issue 6 targets
+    # issue 8 targets
+    # end issue 8 targets
 }
 
 

@@ -532,6 +532,19 @@ def case_matmul_f64(ctx):
 
 
 # Same names, same order as the C tables (bench_core.c, bench_streams.c, bench_linalg.c).
+# ---- elementwise (issue 5) ------------------------------------------------------------------
+
+# ---- end elementwise ----
+
+# ---- reductions, scans, sorts (issue 6) -----------------------------------------------------
+
+# ---- end reductions ----
+
+# ---- random (issue 8) ------------------------------------------------------------------------
+
+# ---- end random ----
+
+
 CASES = [
     ("core.copy_f32", case_copy),
     ("core.astype_f32_f64", case_astype_f64),
@@ -539,6 +552,12 @@ CASES = [
     ("core.transpose_copy_f32", case_transpose),
     ("core.fill_f32", case_fill),
     ("core.alloc_1MiB", case_alloc),
+    # elementwise cases
+    # end elementwise cases
+    # reduction cases
+    # end reduction cases
+    # random cases
+    # end random cases
     ("stream.tiny_fill", case_tiny_fill),
     ("stream.handoff", case_handoff),
     ("stream.pipeline", case_pipeline),

@@ -21,6 +21,9 @@
 /* Every case table, in the order they run. A new area adds its table here (and to bench.h). */
 static const bench_case *const bench_tables[] = {
     bench_core_cases,
+    bench_elementwise_cases,
+    bench_reduce_cases,
+    bench_random_cases,
     bench_stream_cases,
     bench_linalg_cases,
     NULL,
