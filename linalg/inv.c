@@ -180,7 +180,10 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
     ND_TRY(nd__sync_begin(&sync));
     nd_status st = ND_OK;
     if (p.first) st = nd_lk_first_reset(p.first, s->cu);
-    if (st == ND_OK) st = n <= 32 ? nd_lk_gj_small(&p, s->cu) : nd_lk_gj_medium(&p, s->cu);
+    if (st == ND_OK) {
+      if (mode == ND_LK_INV && nd_lk_inv_tiny_ok(dt, n)) st = nd_lk_inv_tiny(&p, s->cu);
+      else st = n <= 32 ? nd_lk_gj_small(&p, s->cu) : nd_lk_gj_medium(&p, s->cu);
+    }
     if (st != ND_OK) return nd__linalg_ctx(fn, st);
     return nd__sync_end(&sync);
   }

@@ -44,6 +44,12 @@ typedef struct nd_lk_gj {
  * registers, several matrices per warp. */
 nd_status nd_lk_gj_small(const nd_lk_gj *p, void *stream);
 
+/* Inverse only, tiny matrices (nd_lk_inv_tiny_ok: float32 n <= 8, other dtypes n <= 4): one
+ * thread per matrix with the matrix in registers (linalg/tiny_gj.cu). Same contract as
+ * nd_lk_gj_small in mode ND_LK_INV. */
+nd_status nd_lk_inv_tiny(const nd_lk_gj *p, void *stream);
+int nd_lk_inv_tiny_ok(int dtype, int n);
+
 /* 32 < n <= 128 (complex128: n <= 64): one block per matrix, a 4x4 register tile per thread.
  * Modes INV, DET, SLOGDET; x must be C-contiguous per matrix (rs = n, cs = 1). */
 nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream);
