@@ -21,7 +21,7 @@
  *   through k is one coalesced row of loads (reducing the leading axis of a C-contiguous
  *   array); grid.y splits the k range when there are too few outputs to fill the device,
  *   finished the same way by the last block of each column block.
- * Loads are unrolled (4 vectors per lane in ROWS, 8 rows per thread in COLS) so that every
+ * Loads are unrolled (4 vectors per lane in ROWS, 16 rows per thread in COLS) so that every
  * thread has several independent loads in flight. Kernels are bounded to 64 registers
  * (__launch_bounds__(256, 4)) so that four blocks per SM are always resident; grids are
  * sized to that (src/reduce_plan.h ND__RED_BLOCKS_PER_SM) to run in one wave. */
@@ -142,14 +142,14 @@ __device__ __forceinline__ typename Op::Acc row_scalar(const nd_kreduce &P, cons
       V x1 = ld.template get<V>(base + (k + s) * st);
       V x2 = ld.template get<V>(base + (k + 2 * s) * st);
       V x3 = ld.template get<V>(base + (k + 3 * s) * st);
-      acc = op.combine(acc, op.make(x0, k, r));
-      acc = op.combine(acc, op.make(x1, k + s, r));
-      acc = op.combine(acc, op.make(x2, k + 2 * s, r));
-      acc = op.combine(acc, op.make(x3, k + 3 * s, r));
+      acc = push(op, acc, x0, k, r);
+      acc = push(op, acc, x1, k + s, r);
+      acc = push(op, acc, x2, k + 2 * s, r);
+      acc = push(op, acc, x3, k + 3 * s, r);
     }
-    for (; k < k1; k += s) acc = op.combine(acc, op.make(ld.template get<V>(base + k * st), k, r));
+    for (; k < k1; k += s) acc = push(op, acc, ld.template get<V>(base + k * st), k, r);
   } else {
-    for (; k < k1; k += s) acc = op.combine(acc, op.make(ld.template get<V>(base + roff(P, k)), k, r));
+    for (; k < k1; k += s) acc = push(op, acc, ld.template get<V>(base + roff(P, k)), k, r);
   }
   return acc;
 }
@@ -162,7 +162,7 @@ __device__ __forceinline__ typename Op::Acc consume16(const Op &op, typename Op:
   T e[16 / sizeof(T)];
   memcpy(e, &q, 16);
 #pragma unroll
-  for (int j = 0; j < n; j++) acc = op.combine(acc, op.make(cvt_<V, T>(e[j]), k + j, r));
+  for (int j = 0; j < n; j++) acc = push(op, acc, cvt_<V, T>(e[j]), k + j, r);
   return acc;
 }
 
@@ -180,7 +180,7 @@ __device__ __forceinline__ typename Op::Acc row_vector(const Op &op, const char 
   typename Op::Acc acc = op.identity();
   int64_t kv = k0 + (int64_t)(((16 - (a0 & 15)) & 15) / sizeof(T));
   if (kv > k1) kv = k1;
-  for (int64_t k = k0 + lane; k < kv; k += lanes) acc = op.combine(acc, op.make(cvt_<V, T>(p[k]), k, r));
+  for (int64_t k = k0 + lane; k < kv; k += lanes) acc = push(op, acc, cvt_<V, T>(p[k]), k, r);
   const int64_t nv = (k1 - kv) / VE;
   const uint4 *vp = (const uint4 *)(p + kv);
   int64_t v = lane;
@@ -194,7 +194,7 @@ __device__ __forceinline__ typename Op::Acc row_vector(const Op &op, const char 
   }
   for (; v < nv; v += lanes) acc = consume16<Op, T>(op, acc, __ldg(vp + v), kv + v * VE, r);
   for (int64_t k = kv + nv * VE + lane; k < k1; k += lanes)
-    acc = op.combine(acc, op.make(cvt_<V, T>(p[k]), k, r));
+    acc = push(op, acc, cvt_<V, T>(p[k]), k, r);
   return acc;
 }
 
@@ -269,7 +269,12 @@ __global__ void __launch_bounds__(256, 4)
   }
 }
 
-/* Walks k sequentially for one output, eight loads in flight. */
+/* Walks k sequentially for one output, ND__COL_UNROLL loads in flight. Each load is one element
+ * per thread (a warp reads 32 neighbours of one row), so it takes this many in flight per
+ * thread to keep the ~20-30 KB per SM in flight that covers the memory latency at full
+ * bandwidth: 16 x 4 bytes x 1024 resident threads is 64 KB per SM for float32; 8 gave 32 KB,
+ * little margin once the saw-tooth between batches (all in flight, then none) is counted. */
+#define ND__COL_UNROLL 16
 template <class Op, class Ld>
 __device__ __noinline__ typename Op::Acc col_acc(const nd_kreduce &P, const Op op, const Ld ld,
                                                     const char *base, int64_t m, int64_t k0,
@@ -281,16 +286,16 @@ __device__ __noinline__ typename Op::Acc col_acc(const nd_kreduce &P, const Op o
   if (P.nr <= 1) {
     const int64_t st = P.nr == 1 ? P.rin[0] : 0;
     const char *p = base + k0 * st;
-    for (; Ld::typed && k + 7 < k1; k += 8, p += 8 * st) {
-      V x[8];
+    for (; Ld::typed && k + (ND__COL_UNROLL - 1) < k1; k += ND__COL_UNROLL, p += ND__COL_UNROLL * st) {
+      V x[ND__COL_UNROLL];
 #pragma unroll
-      for (int j = 0; j < 8; j++) x[j] = ld.template get<V>(p + j * st);
+      for (int j = 0; j < ND__COL_UNROLL; j++) x[j] = ld.template get<V>(p + j * st);
 #pragma unroll
-      for (int j = 0; j < 8; j++) acc = op.combine(acc, op.make(x[j], k + j, r));
+      for (int j = 0; j < ND__COL_UNROLL; j++) acc = push(op, acc, x[j], k + j, r);
     }
-    for (; k < k1; k++, p += st) acc = op.combine(acc, op.make(ld.template get<V>(p), k, r));
+    for (; k < k1; k++, p += st) acc = push(op, acc, ld.template get<V>(p), k, r);
   } else {
-    for (; k < k1; k++) acc = op.combine(acc, op.make(ld.template get<V>(base + roff(P, k)), k, r));
+    for (; k < k1; k++) acc = push(op, acc, ld.template get<V>(base + roff(P, k)), k, r);
   }
   return acc;
 }
@@ -372,10 +377,15 @@ nd_status launch(const nd_kreduce *P, const Op &op, const Ld &ld, void *ws, size
     } else {
       int64_t rpb = 256 / P->lanes;
       grid = (P->M + rpb - 1) / rpb;
-      /* As many blocks as are resident (see __launch_bounds__): each walks an equal share of
-       * the rows, so no block is left with a whole extra row at the end. */
-      int64_t cap = (int64_t)nd_k_sm_count() * 4;
-      if (grid > cap) grid = cap;
+      /* At most as many blocks as are resident (see __launch_bounds__), sized so that every
+       * block walks the same number of row groups: with 16384 rows and 528 slots, 512 blocks
+       * of 32 rows each rather than 528 blocks of which 16 take a 32nd row while the rest of
+       * the device idles. */
+      const int64_t cap = (int64_t)nd_k_sm_count() * 4;
+      if (grid > cap) {
+        const int64_t rounds = (grid + cap - 1) / cap;
+        grid = (grid + rounds - 1) / rounds;
+      }
     }
     k_rows<Op, Ld><<<(unsigned)grid, 256, 0, st>>>(*P, op, ld, part, ctr);
   } else {

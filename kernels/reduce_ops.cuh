@@ -382,6 +382,29 @@ struct OpArg {
   __device__ nd_kval result(Acc a, const nd_kreduce &) const { return kv_sint(a.i); }
 };
 
+/* Adds one element, at reduced index k, to a thread's running state. The kernels walk each
+ * thread's k range in increasing order, so k is later than every index already in a. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc push(const Op &op, const typename Op::Acc &a,
+                                                 const typename Op::Val &x, int64_t k,
+                                                 const typename Op::Row &r) {
+  return op.combine(a, op.make(x, k, r));
+}
+
+/* argmin/argmax: since k comes after everything in a, a tie keeps a, and only three things
+ * make x win: a is still the identity (index INT64_MAX, which a range of only -inf (max) or
+ * +inf (min) must replace), x is NaN while a is not (the first NaN wins and then stays), or
+ * x is strictly better. That is a few instructions per element instead of the general
+ * combine's NaN tests on both sides, two orderings and the index tie-break. */
+template <class V>
+__device__ __forceinline__ ArgAcc<V> push(const OpArg<V> &op, const typename OpArg<V>::Acc &a,
+                                          const typename OpArg<V>::Val &x, int64_t k,
+                                          const NoRow &) {
+  const bool beats = isnan_(x) || ((op.flags & ND_KRF_MAX) ? lt(a.v, x) : lt(x, a.v));
+  const bool take = !isnan_(a.v) && (a.i == INT64_MAX || beats);
+  return take ? ArgAcc<V>{x, k} : a;
+}
+
 /* Count of nonzero elements; all (count == K) and any (count != 0) read it. */
 struct OpCount {
   typedef bool Val;
