@@ -3,8 +3,11 @@
  *
  * Radix sorts are CUB's (stable, least significant digit first). Two key representations:
  * - native: the dtype itself (bool as uint8), for one-row sorts of values; CUB orders -0.0
- *   and +0.0 as equal and keeps their bits, and the caller first makes every NaN the positive
- *   quiet NaN (nd_k_sort_canon) so that NaN sorts last as in NumPy;
+ *   and +0.0 as equal and keeps their bits, positive NaNs after +inf and NaNs with the sign
+ *   bit set before -inf. The caller either sorts the keys as they are and moves that leading
+ *   block of negative NaNs behind the rest afterwards (nd_k_sort_nanfix: two light kernels
+ *   that exit at once when there is none), or sorts a copy it made anyway with every NaN made
+ *   the positive quiet NaN (nd_k_sort_canon);
  * - twiddled: an unsigned integer of the dtype's width whose order is NumPy's sort order (sign
  *   bit flipped for signed integers; for floats the IEEE order trick with -0.0 mapped to +0.0
  *   and every NaN to all-ones, last), optionally with the row number above it (composite
@@ -44,6 +47,13 @@ nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64_t *kout, c
 /* dst[i] = src[i] for n contiguous elements of dtype, with NaN made the positive quiet NaN
  * (float dtypes) and bool made 0/1. dst may equal src. */
 nd_status nd_k_sort_canon(int dtype, const void *src, void *dst, int64_t n, void *stream);
+
+/* NaN fix-up after nd_k_sort_keys on raw float keys (float16/32/64): rotates the leading
+ * block of sign-bit-set NaNs, if any, to the end of the n sorted keys, in place, keeping every
+ * bit. scratch holds nd_k_sort_nanfix_bytes(dtype, n) bytes (the sort's temporary storage,
+ * free again once the sort is enqueued, will do). Enqueues two kernels; no host sync. */
+size_t nd_k_sort_nanfix_bytes(int dtype, int64_t n);
+nd_status nd_k_sort_nanfix(int dtype, void *keys, void *scratch, int64_t n, void *stream);
 
 /* For element i (C order over loop, which covers rows of n elements, the sorted axis last):
  * keys[i] = twiddled value (kbytes wide), with (i / n) << (8 * width of dtype) added when

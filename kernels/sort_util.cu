@@ -1,6 +1,6 @@
 /* Preparation and finishing kernels around the radix sorts (see sort.h): NaN
- * canonicalisation, twiddled and composite keys, emitting sorted results through any strides,
- * and the group bookkeeping of unique. All are one-thread-per-element grid-stride loops of
+ * canonicalisation and the NaN fix-up after a native-key sort, twiddled and composite keys,
+ * emitting sorted results through any strides, and the group bookkeeping of unique. All are one-thread-per-element grid-stride loops of
  * 256 threads (launch.cuh); they move each element once and run at copy speed. */
 #include <cuda_fp16.h>
 #include <string.h>
@@ -114,6 +114,54 @@ __global__ void k_canon(int dt, const char *src, char *dst, int64_t n) {
   }
 }
 
+/* Sign-bit-set NaN of a float dtype (raw bits). */
+__device__ __forceinline__ bool neg_nan(int dt, const char *base, int64_t i) {
+  switch (dt) {
+    case ND_FLOAT16: return ((const uint16_t *)base)[i] > 0xfc00u;
+    case ND_FLOAT32: return ((const uint32_t *)base)[i] > 0xff800000u;
+    default: return ((const uint64_t *)base)[i] > 0xfff0000000000000ull;
+  }
+}
+
+/* The number of sign-bit-set NaNs that CUB's radix sort put first: they form a prefix of the
+ * sorted keys (their twiddled keys lie below that of -inf), so a binary search finds its end.
+ * Every thread computes it; the probes hit the same few lines, which stay cached. */
+__device__ int64_t neg_nan_prefix(int dt, const char *keys, int64_t n) {
+  if (n == 0 || !neg_nan(dt, keys, 0)) return 0;
+  int64_t lo = 1, hi = n; /* the first index that is not such a NaN lies in [lo, hi] */
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (neg_nan(dt, keys, mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* First pass of the NaN fix-up: with c > 0 leading negative NaNs, scratch = keys rotated left
+ * by c (the NaNs move behind the positive ones, bits unchanged), and *flag = c. */
+__global__ void k_nanfix_rotate(int dt, const char *keys, char *scratch, int64_t n, int64_t *flag) {
+  const int64_t c = neg_nan_prefix(dt, keys, n);
+  if (blockIdx.x == 0 && threadIdx.x == 0) *flag = c;
+  if (c == 0 || c == n) return;
+  const int w = isz_of(dt);
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t j = i + c < n ? i + c : i + c - n;
+    put_bytes(scratch + i * w, keys + j * w, w);
+  }
+}
+
+/* Second pass: copies scratch back when the first pass rotated (reads the flag, not the keys,
+ * which this pass overwrites). */
+__global__ void k_nanfix_copy(int dt, char *keys, const char *scratch, int64_t n, const int64_t *flag) {
+  const int64_t c = *flag;
+  if (c == 0 || c == n) return;
+  const int w = isz_of(dt);
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    put_bytes(keys + i * w, scratch + i * w, w);
+}
+
 __global__ void k_prep(nd_kloop L, nd_koperand s, int64_t n, int composite, void *keys, int kbytes,
                        int64_t *idx, int idx_in_row, char *vals, int w) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < L.count;
@@ -179,6 +227,25 @@ unsigned blocks_for(int64_t n) { return nd_k_blocks(n, ND_K_THREADS); }
 extern "C" nd_status nd_k_sort_canon(int dtype, const void *src, void *dst, int64_t n, void *stream) {
   if (n == 0) return ND_OK;
   k_canon<<<blocks_for(n), ND_K_THREADS, 0, (cudaStream_t)stream>>>(dtype, (const char *)src, (char *)dst, n);
+  return ND_K_LAUNCHED();
+}
+
+extern "C" size_t nd_k_sort_nanfix_bytes(int dtype, int64_t n) {
+  const size_t keys = (size_t)n * (size_t)nd_isz[dtype];
+  return (keys + 15) / 16 * 16 + 16;
+}
+
+extern "C" nd_status nd_k_sort_nanfix(int dtype, void *keys, void *scratch, int64_t n, void *stream) {
+  if (n == 0) return ND_OK;
+  if (dtype != ND_FLOAT16 && dtype != ND_FLOAT32 && dtype != ND_FLOAT64)
+    return nd__error(ND_ERR_INTERNAL, "nd_k_sort_nanfix: dtype %d is not a float dtype", dtype);
+  const size_t keybytes = (size_t)n * (size_t)nd_isz[dtype];
+  int64_t *flag = (int64_t *)((char *)scratch + (keybytes + 15) / 16 * 16);
+  cudaStream_t st = (cudaStream_t)stream;
+  k_nanfix_rotate<<<blocks_for(n), ND_K_THREADS, 0, st>>>(dtype, (const char *)keys, (char *)scratch, n, flag);
+  nd_status s = ND_K_LAUNCHED();
+  if (s != ND_OK) return s;
+  k_nanfix_copy<<<blocks_for(n), ND_K_THREADS, 0, st>>>(dtype, (char *)keys, (const char *)scratch, n, flag);
   return ND_K_LAUNCHED();
 }
 

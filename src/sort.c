@@ -2,8 +2,9 @@
  *
  * Every sort runs on the sorted axis moved last (a view), as `rows` independent rows of n.
  * Paths (see kernels/sort.h for the two key representations):
- * - values, one row: CUB SortKeys on native keys after NaN canonicalisation (the 1-d case the
- *   bandwidth target measures: one extra pass over the data);
+ * - values, one row: CUB SortKeys on native keys read straight from a contiguous input, then
+ *   a fix-up that moves sign-bit-set NaNs (which CUB puts first) to the end; it exits at once
+ *   when there are none, so the 1-d case the bandwidth target measures is the sort alone;
  * - indices (argsort), or values of 1-, 2- and 4-byte dtypes in several rows: one CUB
  *   SortPairs over twiddled keys, with the row number in the high bits for several rows;
  *   values ride along as raw bits, so -0.0 and NaN payloads come out exactly as they went in;
@@ -88,36 +89,48 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   nd_array *hold = NULL;            /* a contiguous copy of src, when one is needed */
 
   if (!want_idx && rows == 1) {
-    /* Native keys: canonical copy of the input, then SortKeys into dst (or a temporary). */
-    const int canon = nd_dtype_kind(dt) == 'f' || dt == ND_BOOL;
+    /* Native keys. Float keys are sorted as they are, then the NaNs CUB put first (sign bit
+     * set) are moved last (nd_k_sort_nanfix), so a contiguous input costs the sort alone.
+     * A copy is made only for a strided input (gathered into `hold`, sorted from there),
+     * for an input that overlaps dst (median sorts its rows in place), and for bool, whose
+     * bytes are made 0/1 first (nd_k_sort_canon; a canonicalising copy also makes every NaN
+     * the positive quiet NaN, so no fix-up follows it). */
+    const int isfloat = nd_dtype_kind(dt) == 'f';
+    const int is_bool = dt == ND_BOOL;
     const char *in = NULL;
-    if (nd__is_c(src) && !canon && !overlap) {
+    if (nd__is_c(src) && !is_bool && !overlap) {
       in = (const char *)src->buf->ptr + src->offset;
     } else if (!nd__is_c(src)) {
       st = nd__array_alloc(fn, src->ndim, src->shape, dt, 'C', &hold);
       if (st == ND_OK) st = nd__assign(fn, hold, src);
       if (st == ND_OK) in = (const char *)hold->buf->ptr + hold->offset;
     }
+    const int copy_canon = in == NULL;           /* canonicalising copy into tin */
+    const int fix = isfloat && !copy_canon;      /* raw float keys: NaN fix-up after */
     void *tin = NULL, *tout = NULL;
-    if (st == ND_OK && in == NULL) st = nd__temp(&t, total * W, &tin);
+    if (st == ND_OK && copy_canon) st = nd__temp(&t, total * W, &tin);
     if (st == ND_OK && !direct) st = nd__temp(&t, total * W, &tout);
     const nd_array *reads[2] = {src, hold};
     if (st == ND_OK) {
       size_t bytes = 0;
       void *temp = NULL;
       st = nd_k_sort_keys((int)dt, NULL, NULL, total, NULL, &bytes, s->cu);
-      if (st == ND_OK) st = nd__temp(&t, (int64_t)bytes, &temp);
+      /* The fix-up reuses the sort's temporary storage as its scratch. */
+      const size_t tbytes = fix && nd_k_sort_nanfix_bytes((int)dt, total) > bytes
+                                ? nd_k_sort_nanfix_bytes((int)dt, total) : bytes;
+      if (st == ND_OK) st = nd__temp(&t, (int64_t)tbytes, &temp);
       if (st == ND_OK) st = nd__phase_begin(&sync, &t, 2, reads, 1, &dst);
       if (st == ND_OK) {
         const char *from = (const char *)src->buf->ptr + src->offset;
-        if (in == NULL) {
+        void *sorted = direct ? (void *)dst_ptr : tout;
+        if (copy_canon) {
           st = nd_k_sort_canon((int)dt, from, tin, total, s->cu);
           in = (const char *)tin;
-        } else if (canon) {
+        } else if (is_bool) {
           st = nd_k_sort_canon((int)dt, in, (void *)in, total, s->cu); /* hold is ours */
         }
-        if (st == ND_OK)
-          st = nd_k_sort_keys((int)dt, in, direct ? (void *)dst_ptr : tout, total, temp, &bytes, s->cu);
+        if (st == ND_OK) st = nd_k_sort_keys((int)dt, in, sorted, total, temp, &bytes, s->cu);
+        if (st == ND_OK && fix) st = nd_k_sort_nanfix((int)dt, sorted, temp, total, s->cu);
         if (st == ND_OK && !direct) {
           nd_kloop dl;
           nd_koperand dop;
