@@ -53,8 +53,45 @@ __device__ __forceinline__ void nd_stage_copy(T *stage, T *g, int64_t count, int
   }
 }
 
+/* The pivot row w into the broadcast buffer pb (16-byte aligned) with 16-byte stores. */
 template <typename T, int NM>
-__global__ void __launch_bounds__(128) k_gj_small(nd_lk_gj p) {
+__device__ __forceinline__ void nd_row_put(T *pb, const T (&w)[NM]) {
+  static_assert(NM * sizeof(T) % 16 == 0, "rows are whole 16-byte vectors");
+  constexpr int V = NM * (int)sizeof(T) / 16;
+  uint4 v[V];
+  memcpy(v, w, sizeof v);
+#pragma unroll
+  for (int q = 0; q < V; q++) ((uint4 *)pb)[q] = v[q];
+}
+
+/* w[j] -= f * pb[j] for every j except k, reading pb (the broadcast pivot row, the same address
+ * in every lane) 16 bytes at a time. */
+template <typename T, int NM>
+__device__ __forceinline__ void nd_row_axpy(T (&w)[NM], T f, const T *pb, int k) {
+  constexpr int E = 16 / (int)sizeof(T) > 0 ? 16 / (int)sizeof(T) : 1;
+  constexpr int V = NM / E;
+#pragma unroll
+  for (int q = 0; q < V; q++) {
+    const uint4 v = ((const uint4 *)pb)[q];
+    T e[E];
+    memcpy(e, &v, sizeof e);
+#pragma unroll
+    for (int t = 0; t < E; t++)
+      if (q * E + t != k) w[q * E + t] = w[q * E + t] - f * e[t];
+  }
+}
+
+/* Resident blocks of 128 threads asked of the register allocator: 6 (at most 80 registers
+ * a thread) while a row is at most 128 bytes, fewer for wider rows, whose NM values alone
+ * take 64 registers or more. Occupancy, not arithmetic, limits this kernel: every step waits
+ * on a shuffle butterfly and a shared-memory broadcast. */
+template <typename T, int NM>
+constexpr int nd_gj_min_blocks() {
+  return NM * sizeof(T) <= 128 ? 6 : NM * sizeof(T) <= 256 ? 4 : 2;
+}
+
+template <typename T, int NM>
+__global__ void __launch_bounds__(128, nd_gj_min_blocks<T, NM>()) k_gj_small(nd_lk_gj p) {
   typedef typename nd_real_of<T>::type R;
   constexpr int G = NM;
   constexpr int M = 32 / G;
@@ -95,68 +132,79 @@ __global__ void __launch_bounds__(128) k_gj_small(nd_lk_gj p) {
       }
     }
     __syncwarp();
+    /* Rows and columns past n (and whole matrices past the batch) are an identity block: the
+     * inverse of diag(A, I) is diag(inv(A), I), so every loop below runs its full, compile-time
+     * trip count with no bounds checks. */
     T w[NM];
 #pragma unroll
     for (int j = 0; j < NM; j++)
-      w[j] = (valid && r < n && j < n) ? (a_f ? stage[j * P + r] : stage[r * P + j]) : nd_zero<T>();
-    bool used = r >= n;
+      w[j] = (valid && r < n && j < n) ? (a_f ? stage[j * P + r] : stage[r * P + j])
+                                       : (r == j ? nd_one<T>() : nd_zero<T>());
+    bool used = false;
     int mystep = 0, fail = 0, parity = 0;
-    T det = nd_one<T>();
+    T det = nd_one<T>(), rscale = nd_one<T>();
     R logabs = R(0);
     const bool detmode = p.mode == ND_LK_DET || p.mode == ND_LK_SLOGDET;
 
-    /* ---- elimination ---- */
+    /* ---- elimination ----
+     * The pivot row is not scaled when it is chosen: it keeps its values, its slot k becomes 1,
+     * and its scale 1/pivot is applied once at the end (rscale). Later eliminations treat the
+     * unscaled row exactly as the scaled one (the update w -= (w[k] / pivot) * pivot_row is
+     * homogeneous in w), so this saves NM multiplies per step. */
 #pragma unroll
     for (int k = 0; k < NM; k++) {
-      if (k < n) {
-        unsigned key = used ? 0u : nd_pivot_key(nd_abs1(w[k]), r);
+      unsigned key = used ? 0u : nd_pivot_key(nd_abs1(w[k]), r);
 #pragma unroll
-        for (int off = G / 2; off > 0; off >>= 1) {
-          unsigned o = __shfl_xor_sync(0xffffffffu, key, off, G);
-          key = o > key ? o : key;
+      for (int off = G / 2; off > 0; off >>= 1) {
+        unsigned o = __shfl_xor_sync(0xffffffffu, key, off, G);
+        key = o > key ? o : key;
+      }
+      const int prow = 31 - (int)(key & 31u);
+      const bool is_piv = r == prow;
+      T *pb = pivbuf + (k & 1) * NM;
+      if (is_piv) {
+        nd_row_put<T, NM>(pb, w);
+        perm[k] = r;
+      }
+      if (detmode) {
+        unsigned bal = __ballot_sync(0xffffffffu, !used && r < prow) & gmask;
+        parity ^= __popc(bal) & 1;
+      }
+      __syncwarp();
+      const T pk = pb[k];
+      if (k < n && nd_is_zero(pk) && fail == 0) fail = k + 1;
+      if (detmode) {
+        det = det * pk;
+        logabs += log(nd_abs(pk));
+      }
+      const T inv = nd_recip(pk);
+      if (is_piv) {
+        if (!detmode) {
+          rscale = inv;
+          w[k] = nd_one<T>();
         }
-        const int prow = 31 - (int)(key & 31u);
-        const bool is_piv = r == prow;
-        T *pb = pivbuf + (k & 1) * NM;
-        if (is_piv) {
-#pragma unroll
-          for (int j = 0; j < NM; j++) pb[j] = w[j];
-          perm[k] = r;
-        }
-        if (detmode) {
-          unsigned bal = __ballot_sync(0xffffffffu, !used && r < prow) & gmask;
-          parity ^= __popc(bal) & 1;
-        }
-        __syncwarp();
-        const T pk = pb[k];
-        if (nd_is_zero(pk) && fail == 0) fail = k + 1;
-        if (detmode) {
-          det = det * pk;
-          logabs += log(nd_abs(pk));
-        }
-        const T inv = nd_recip(pk);
-        if (is_piv) {
-          if (!detmode) {
-#pragma unroll
-            for (int j = 0; j < NM; j++) w[j] = j == k ? inv : w[j] * inv;
-          }
-          used = true;
-          mystep = k;
-        } else if (r < n && !(detmode && used)) {
-          const T f = w[k] * inv;
-#pragma unroll
-          for (int j = 0; j < NM; j++)
-            if (j < n) w[j] = j == k ? -f : w[j] - f * pb[j];
-        }
+        used = true;
+        mystep = k;
+      } else if (!(detmode && used)) {
+        const T f = w[k] * inv;
+        nd_row_axpy<T, NM>(w, f, pb, k);
+        w[k] = nd_zero<T>() - f;
       }
     }
+    if (!detmode) {
+#pragma unroll
+      for (int j = 0; j < NM; j++) w[j] = w[j] * rscale;
+    }
 
-    /* ---- results ---- */
+    /* ---- results ----
+     * A singular matrix may have had a padding row as a pivot (all its candidates were zero):
+     * its result is garbage either way (info says so), but no write may leave its n x n slot. */
+    const bool placed = mystep < n;
     if (p.mode == ND_LK_INV) {
-      if (valid && r < n) {
+      if (valid && r < n && placed) {
 #pragma unroll
         for (int k = 0; k < NM; k++)
-          if (k < n) stage[mystep * P + perm[k]] = w[k];
+          if (k < n && perm[k] < n) stage[mystep * P + perm[k]] = w[k];
       }
       __syncwarp();
       T *X = (T *)p.x.data;
@@ -170,14 +218,14 @@ __global__ void __launch_bounds__(128) k_gj_small(nd_lk_gj p) {
         }
       }
     } else if (p.mode == ND_LK_SOLVE) {
-      if (valid && r < n) {
+      if (valid && r < n && placed) {
         const T *B = (const T *)p.b.data + bi * p.b.bs;
         T *X = (T *)p.x.data + bi * p.x.bs + mystep * p.x.rs;
         for (int64_t c = 0; c < p.nrhs; c++) {
           T acc = nd_zero<T>();
 #pragma unroll
           for (int k = 0; k < NM; k++)
-            if (k < n) acc = acc + w[k] * B[perm[k] * p.b.rs + c * p.b.cs];
+            if (k < n && perm[k] < n) acc = acc + w[k] * B[perm[k] * p.b.rs + c * p.b.cs];
           X[c * p.x.cs] = acc;
         }
       }
