@@ -21,17 +21,20 @@
  * output's smallest stride is last):
  * - vec: one or two collapsed dimensions (rows x cols), every operand contiguous along cols
  *   or constant along cols (stride 0: a scalar, a broadcast row or column). Each thread moves
- *   V = 16 / (largest input size) elements per access (16-byte loads), two independent
- *   vectors in flight for cheap ops. The work is cut into units of 512 (heavy ops: 256)
- *   vectors of one row, dealt round-robin to exactly as many 256-thread blocks as are resident
- *   on the device at once (occupancy queried once per instance), so every block gets the same
- *   work within one unit for one long row and for many broadcast rows alike; a broadcast row
- *   operand is re-read from L2. Requires each contiguous operand and row stride to be aligned
- *   to its access size; otherwise the strided path runs.
+ *   V = 16 / (largest input size) elements per access (16-byte loads), with U vectors in
+ *   flight (vunroll: 4 for one input, 2 for two or three, 1 for heavy ops); the stores carry
+ *   the streaming cache hint. The work is cut into units of U * 256 vectors of one row,
+ *   dealt round-robin to exactly as many 256-thread blocks as are resident on the device at
+ *   once (occupancy queried once per instance), so every block gets the same work within one
+ *   unit for one long row and for many broadcast rows alike; a broadcast row operand is
+ *   re-read from L2. Requires each contiguous operand and row stride to be aligned to its
+ *   access size; otherwise the strided path runs.
  * - tiled: two dimensions where the output is contiguous along cols but input 0 or 1 is
  *   contiguous along rows (a transposed operand). A 32x32 tile of such an input goes through
- *   shared memory (padded to 33 columns against bank conflicts) so that its reads are
- *   coalesced too, as kernels/copy.cu's transpose. Blocks of 32x8 threads, 4 rows each.
+ *   shared memory (padded to 33 columns against bank conflicts), so that its reads are
+ *   coalesced too, as kernels/copy.cu's transpose. Blocks of 32x8 threads, 4 elements per
+ *   thread; the operands read directly are loaded into registers before the barrier, so that
+ *   they are in flight together with the tile's loads.
  * - strided: anything else. One element per thread per step; byte offsets from the C-order
  *   linear index by peeling dimensions from the last, in 64-bit arithmetic.
  * All indices are 64-bit: arrays beyond 2^31 elements work on every path. */
@@ -151,6 +154,26 @@ template <class T, int V>
 struct alignas((sizeof(T) * V) < 16 ? (sizeof(T) * V) : 16) pack {
   T v[V];
 };
+
+/* Stores a pack with the streaming cache hint (st.global.cs): outputs are written once and
+ * never read back by the kernel, so their lines are the first the L2 should give up to the
+ * inputs. Packs are a power of two bytes, aligned to min(size, 16). */
+template <int B> struct word;
+template <> struct word<1> { typedef unsigned char type; };
+template <> struct word<2> { typedef unsigned short type; };
+template <> struct word<4> { typedef unsigned int type; };
+template <> struct word<8> { typedef uint2 type; };
+template <> struct word<16> { typedef uint4 type; };
+
+template <class P>
+__device__ __forceinline__ void store_streaming(char *dst, const P &v) {
+  constexpr int B = (int)sizeof(P), W = B < 16 ? B : 16;
+  typedef typename word<W>::type Wt;
+  Wt w[B / W];
+  memcpy(w, &v, B);
+#pragma unroll
+  for (int i = 0; i < B / W; i++) __stcs((Wt *)dst + i, w[i]);
+}
 
 template <class Op>
 struct vwidth {
@@ -282,7 +305,7 @@ struct vrow {
     pack<R, V> y;
 #pragma unroll
     for (int k = 0; k < V; k++) y.v[k] = call(op, x.x0.v[k], x.x1.v[k], x.x2.v[k]);
-    *(pack<R, V> *)(o + j * (int64_t)(V * sizeof(R))) = y;
+    store_streaming(o + j * (int64_t)(V * sizeof(R)), y);
   }
   __device__ __forceinline__ void scalar(const Op &op, int64_t k) const {
     typedef typename Op::R R;
@@ -303,36 +326,55 @@ struct vrow {
 
 /* ---- the kernels ---------------------------------------------------------------------- */
 
+/* Vectors per thread and work unit: enough 16-byte loads in flight per thread to cover the
+ * memory latency at full occupancy (four for one input, two for each of two or three inputs),
+ * one for costly math, whose instruction latency already hides much of it. */
+template <class Op>
+struct vunroll {
+  enum { v = Op::heavy ? 1 : Op::nin == 1 ? 4 : 2 };
+};
+
 template <class Op>
 __global__ void __launch_bounds__(ND_K_THREADS) k_vec(vec_args<Op::nin> a, nd_kparams prm) {
   constexpr int V = vwidth<Op>::v;
-  constexpr int U = Op::heavy ? 1 : 2;
+  constexpr int U = vunroll<Op>::v;
   const Op op(prm);
   /* Work units: U * blockDim.x vectors of one row. Units are dealt to blocks round-robin, so
    * every resident block gets the same amount of work to within one unit, whatever the
-   * shape (one long row, or many rows of a broadcast). */
+   * shape (one long row, or many rows of a broadcast). The unit's (row, chunk) pair is
+   * advanced incrementally: one 64-bit division per thread instead of one per unit. */
   const int64_t nv = a.cols / V;
   const int64_t per = (int64_t)U * blockDim.x;
   const int64_t cpr = (nv + per - 1) / per;
   const int64_t units = a.rows * cpr;
-  for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {
-    const int64_t r = u / cpr;
-    const int64_t j = (u - r * cpr) * per + threadIdx.x;
-    vrow<Op, V> row;
-    row.init(a, r);
-    if constexpr (U == 2) {
-      /* Both vectors are loaded before either is stored: the loads are in flight together,
-       * and an in-place output cannot reorder them. */
-      const int64_t j2 = j + blockDim.x;
-      if (j2 < nv) {
-        vpacks<Op, V> x = row.load(j);
-        vpacks<Op, V> y = row.load(j2);
-        row.compute_store(op, x, j);
-        row.compute_store(op, y, j2);
-        continue;
+  if ((int64_t)blockIdx.x < units) {
+    int64_t r = blockIdx.x / cpr, ch = blockIdx.x - r * cpr;
+    const int64_t dr = gridDim.x / cpr, dch = gridDim.x - dr * cpr;
+    for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {
+      vrow<Op, V> row;
+      row.init(a, r);
+      const int64_t j0 = ch * per + threadIdx.x;
+      if (j0 + (int64_t)(U - 1) * blockDim.x < nv) {
+        /* Every vector is loaded before any is stored: the loads are in flight together,
+         * and an in-place output (the same view as an input, element for element) cannot
+         * reorder them. */
+        vpacks<Op, V> x[U];
+#pragma unroll
+        for (int k = 0; k < U; k++) x[k] = row.load(j0 + (int64_t)k * blockDim.x);
+#pragma unroll
+        for (int k = 0; k < U; k++) row.compute_store(op, x[k], j0 + (int64_t)k * blockDim.x);
+      } else {
+        /* The last unit of a row, partly filled. */
+#pragma unroll 1
+        for (int64_t j = j0; j < nv; j += blockDim.x) row.compute_store(op, row.load(j), j);
+      }
+      r += dr;
+      ch += dch;
+      if (ch >= cpr) {
+        ch -= cpr;
+        r++;
       }
     }
-    if (j < nv) row.compute_store(op, row.load(j), j);
   }
   /* The cols % V elements at the end of each row, one thread each. */
   const int64_t tail = a.cols - nv * V;
@@ -386,52 +428,77 @@ __global__ void __launch_bounds__(ND_K_THREADS) k_strided(str_args<Op::nin> a, n
   }
 }
 
+/* Side of the tiled path's square tiles, and the bytes of one tile of T padded by one
+ * column (bank conflicts), rounded up to 16 so that a second tile stays aligned. */
+constexpr int TILE = 32;
+template <class T>
+struct tile_bytes {
+  enum { v = (TILE * (TILE + 1) * (int)sizeof(T) + 15) / 16 * 16 };
+};
+
+/* The tiles of the inputs in tmask, one after the other (dynamic shared memory: a call with
+ * one transposed operand reserves one tile per block, which keeps more blocks resident). */
+extern __shared__ __align__(16) unsigned char k_tiled_smem[];
+
 template <class Op>
 __global__ void __launch_bounds__(256) k_tiled(tile_args<Op::nin> a, nd_kparams prm) {
   typedef typename Op::A0 A0;
   typedef typename Op::A1 A1;
   typedef typename Op::A2 A2;
-  /* Raw bytes: element types with constructors cannot be __shared__ arrays. */
-  __shared__ alignas(16) unsigned char sm0[32 * 33 * sizeof(A0)];
-  __shared__ alignas(16) unsigned char sm1[32 * 33 * sizeof(A1)];
-  A0(*t0)[33] = (A0(*)[33])sm0;
-  A1(*t1)[33] = (A1(*)[33])sm1;
+  typedef typename Op::R R;
+  constexpr int E = TILE / 8; /* elements per thread and operand */
+  A0(*t0)[TILE + 1] = (A0(*)[TILE + 1])k_tiled_smem;
+  A1(*t1)[TILE + 1] = (A1(*)[TILE + 1])(k_tiled_smem + ((a.tmask & 1) ? tile_bytes<A0>::v : 0));
   const Op op(prm);
   const int tx = threadIdx.x, ty = threadIdx.y;
+  const bool d0 = !((a.tmask | a.sca) & 1), d1 = !((a.tmask | a.sca) & 2); /* read directly */
   A0 u0 = A0();
   A1 u1 = A1();
   A2 u2 = A2();
   if (a.sca & 1) u0 = scalar_value<A0>(a.s[0]);
   if (a.sca & 2) u1 = scalar_value<A1>(a.s[1]);
   if constexpr (Op::nin > 2) if (a.sca & 4) u2 = scalar_value<A2>(a.s[2]);
-  for (int64_t by = blockIdx.y; by * 32 < a.rows; by += gridDim.y) {
-    for (int64_t bx = blockIdx.x; bx * 32 < a.cols; bx += gridDim.x) {
-      const int64_t r0 = by * 32, c0 = bx * 32;
-      /* Tile loads: consecutive threads walk the rows, along which the input is contiguous. */
-      if (a.tmask & 1)
-        for (int j = ty; j < 32; j += 8) {
-          const int64_t r = r0 + tx, c = c0 + j;
-          if (r < a.rows && c < a.cols) t0[tx][j] = *(const A0 *)(a.in[0] + r * a.irs[0] + c * a.ics[0]);
-        }
-      if (a.tmask & 2)
-        for (int j = ty; j < 32; j += 8) {
-          const int64_t r = r0 + tx, c = c0 + j;
-          if (r < a.rows && c < a.cols) t1[tx][j] = *(const A1 *)(a.in[1] + r * a.irs[1] + c * a.ics[1]);
-        }
+  for (int64_t by = blockIdx.y; by * TILE < a.rows; by += gridDim.y) {
+    for (int64_t bx = blockIdx.x; bx * TILE < a.cols; bx += gridDim.x) {
+      const int64_t r0 = by * TILE, c0 = bx * TILE;
+      const int64_t nr = a.rows - r0, nc = a.cols - c0;
+      const bool full = nr >= TILE && nc >= TILE;
+      const char *p0 = a.in[0] + r0 * a.irs[0] + c0 * a.ics[0];
+      const char *p1 = a.in[1] + r0 * a.irs[1] + c0 * a.ics[1];
+      /* Phase 1: every load of the tile is issued before the barrier, the operands read
+       * directly (into registers) as well as the tiles, so that all of them are in flight
+       * together. Tile loads: consecutive threads take consecutive rows, along which the
+       * transposed input is contiguous; direct loads: consecutive columns. */
+      A0 x0[E];
+      A1 x1[E];
+      A2 x2[E];
+#pragma unroll
+      for (int k = 0; k < E; k++) {
+        const int i = tx, j = ty + 8 * k; /* tile element (row i, column j) */
+        const bool tin = full || (i < nr && j < nc);
+        const int di = ty + 8 * k, dj = tx; /* this thread's output element */
+        const bool din = full || (di < nr && dj < nc);
+        if ((a.tmask & 1) && tin) t0[i][j] = *(const A0 *)(p0 + i * a.irs[0] + j * a.ics[0]);
+        if ((a.tmask & 2) && tin) t1[i][j] = *(const A1 *)(p1 + i * a.irs[1] + j * a.ics[1]);
+        x0[k] = u0;
+        x1[k] = u1;
+        x2[k] = u2;
+        if (d0 && din) x0[k] = *(const A0 *)(p0 + di * a.irs[0] + dj * a.ics[0]);
+        if (d1 && din) x1[k] = *(const A1 *)(p1 + di * a.irs[1] + dj * a.ics[1]);
+        if constexpr (Op::nin > 2)
+          if (!(a.sca & 4) && din)
+            x2[k] = *(const A2 *)(a.in[2] + (r0 + di) * a.irs[2] + (c0 + dj) * a.ics[2]);
+      }
       __syncthreads();
-      for (int j = ty; j < 32; j += 8) {
-        const int64_t r = r0 + j, c = c0 + tx;
-        if (r < a.rows && c < a.cols) {
-          A0 x0 = (a.tmask & 1) ? t0[j][tx]
-                  : (a.sca & 1) ? u0
-                                : *(const A0 *)(a.in[0] + r * a.irs[0] + c * a.ics[0]);
-          A1 x1 = (a.tmask & 2) ? t1[j][tx]
-                  : (a.sca & 2) ? u1
-                                : *(const A1 *)(a.in[1] + r * a.irs[1] + c * a.ics[1]);
-          A2 x2 = u2;
-          if constexpr (Op::nin > 2)
-            if (!(a.sca & 4)) x2 = *(const A2 *)(a.in[2] + r * a.irs[2] + c * a.ics[2]);
-          *(typename Op::R *)(a.out + r * a.ors + c * a.ocs) = call(op, x0, x1, x2);
+      /* Phase 2: compute and store along the output's rows. */
+      char *po = a.out + r0 * a.ors + c0 * a.ocs;
+#pragma unroll
+      for (int k = 0; k < E; k++) {
+        const int i = ty + 8 * k, j = tx;
+        if (full || (i < nr && j < nc)) {
+          if (a.tmask & 1) x0[k] = t0[i][j];
+          if (a.tmask & 2) x1[k] = t1[i][j];
+          *(R *)(po + i * a.ors + j * a.ocs) = call(op, x0[k], x1[k], x2[k]);
         }
       }
       __syncthreads();
@@ -523,7 +590,7 @@ nd_status launch(const nd_kufunc *c, cudaStream_t st) {
   z.a[1] = (int)sizeof(typename Op::A1);
   z.a[2] = (int)sizeof(typename Op::A2);
   z.v = vwidth<Op>::v;
-  z.unroll = Op::heavy ? 1 : 2;
+  z.unroll = vunroll<Op>::v;
   z.tile = N >= 2 && Op::tile;
   z.occupancy = 1;
   nd_kparams prm = c->params;
@@ -537,9 +604,11 @@ nd_status launch(const nd_kufunc *c, cudaStream_t st) {
     k_vec<Op><<<vec_grid(c, z), ND_K_THREADS, 0, st>>>(make_vec<N>(c), prm);
   } else if (path == PATH_TILED) {
     if constexpr (N >= 2 && Op::tile) {
-      const int64_t gx = (c->loop.shape[1] + 31) / 32, gy = (c->loop.shape[0] + 31) / 32;
-      dim3 grid((unsigned)(gx < 1048576 ? gx : 1048576), (unsigned)(gy < 65535 ? gy : 65535));
-      k_tiled<Op><<<grid, dim3(32, 8), 0, st>>>(make_tile<N>(c, tmask), prm);
+      const int64_t gx = (c->loop.shape[1] + TILE - 1) / TILE, gy = (c->loop.shape[0] + TILE - 1) / TILE;
+      const dim3 grid((unsigned)(gx < 1048576 ? gx : 1048576), (unsigned)(gy < 65535 ? gy : 65535));
+      const size_t smem = ((tmask & 1) ? (size_t)tile_bytes<typename Op::A0>::v : 0) +
+                          ((tmask & 2) ? (size_t)tile_bytes<typename Op::A1>::v : 0);
+      k_tiled<Op><<<grid, dim3(32, 8), smem, st>>>(make_tile<N>(c, tmask), prm);
     }
   } else {
     static const int occ = occupancy_of((const void *)k_strided<Op>);

@@ -470,6 +470,150 @@ START_TEST(vector_broadcast_and_tiled_paths) {
 }
 END_TEST
 
+/* The vec path's work units (U vectors of 256 threads along one row, U = 4 for one input):
+ * long rows, many rows with a partial unit at the end of each (more units than resident
+ * blocks), broadcast rows and columns, padded rows with a tail that is not a whole vector,
+ * and an in-place unary op. */
+static void unary_case(int op, nd_dtype dt, int nd, const int64_t *shape, const char *what) {
+  nd_ref h;
+  nd_array *a = upload_pattern(dt, nd, shape, 3, &h);
+  nd_array *arrs[1] = {a};
+  const nd_ref *refs[1] = {&h};
+  run_layout_case(op, &dt, arrs, refs, NULL, what);
+  nd_array_release(a);
+  nd_ref_free(&h);
+}
+
+START_TEST(vector_path_units) {
+  const int64_t big[1] = {(1 << 22) + 7}, odd1[1] = {4093};
+  unary_case(ND_UFUNC_EXP, ND_FLOAT32, 1, big, "exp float32 4M+7");
+  unary_case(ND_UFUNC_SQRT, ND_FLOAT64, 1, big, "sqrt float64 4M+7");
+  unary_case(ND_UFUNC_NEGATIVE, ND_INT8, 1, big, "negative int8 4M+7");
+  unary_case(ND_UFUNC_SIN, ND_FLOAT16, 1, odd1, "sin float16 4093");
+  const int64_t m[2] = {700, 9000}, row[1] = {9000}, n[2] = {400, 10000}, col[2] = {400, 1};
+  binary_case(ND_UFUNC_ADD, ND_FLOAT32, 2, m, 1, row, "add float32 (700,9000) + row");
+  binary_case(ND_UFUNC_MULTIPLY, ND_FLOAT32, 2, n, 2, col, "multiply float32 (400,10000) by column");
+  const int64_t wide[2] = {37, 70000}, wrow[1] = {70000};
+  binary_case(ND_UFUNC_SUBTRACT, ND_INT16, 2, wide, 1, wrow, "subtract int16 (37,70000) - row");
+  /* Padded rows (an offset view) on the vec path, unary: 4097 columns, one tail element a row. */
+  {
+    nd_ref h0;
+    const int64_t base[2] = {301, 4104}; /* rows of 16416 bytes: 16-byte aligned */
+    nd_array *a0 = upload_pattern(ND_FLOAT32, 2, base, 5, &h0), *a;
+    const nd_slice sl[2] = {{1, ND_NONE, ND_NONE}, {4, 4101, ND_NONE}};
+    ND_ASSERT_OK(nd_array_slice(a0, 2, sl, &a));
+    nd_ref h = nd_ref_slice(&h0, 2, sl);
+    const nd_dtype dt = ND_FLOAT32;
+    nd_array *arrs[1] = {a};
+    const nd_ref *refs[1] = {&h};
+    run_layout_case(ND_UFUNC_EXP, &dt, arrs, refs, NULL, "exp float32 (300,4097) with padded rows");
+    nd_array_release(a);
+    nd_array_release(a0);
+    nd_ref_free(&h0);
+  }
+  /* In place: every vector of a unit is loaded before any is stored. */
+  {
+    nd_ref h;
+    nd_array *a = upload_pattern(ND_FLOAT32, 1, big, 9, &h), *r;
+    ND_ASSERT_OK(nd_square(a, a, &r));
+    ck_assert_ptr_eq(r, a);
+    nd_ref got = nd_ref_download(a);
+    for (int64_t k = 0; k < got.size; k++) {
+      const float x = (float)nd_ref_get(&h, k).v.f, want = x * x;
+      ck_assert_msg((float)nd_ref_get(&got, k).v.f == want, "square in place [%lld]: %g, want %g", (long long)k,
+                    nd_ref_get(&got, k).v.f, (double)want);
+    }
+    nd_ref_free(&got);
+    nd_array_release(r);
+    nd_array_release(a);
+    nd_ref_free(&h);
+  }
+}
+END_TEST
+
+/* The tiled path (a transposed operand) at shapes around its tile sides (64 for elements of
+ * up to 4 bytes, 32 for wider ones), with byte offsets on both operands, a transposed operand
+ * whose rows run backwards, the transposed operand on either side, and both operands
+ * transposed into a C-ordered out (two tiles in shared memory). */
+START_TEST(tiled_path_edges_and_offsets) {
+  const int64_t dims[][2] = {{16, 16}, {64, 128}, {65, 129}, {130, 200}, {200, 63}, {17, 300}, {96, 33}};
+  const nd_dtype tdt[] = {ND_FLOAT32, ND_INT16, ND_BOOL, ND_FLOAT64, ND_COMPLEX64};
+  for (size_t t = 0; t < sizeof dims / sizeof dims[0]; t++) {
+    for (size_t d = 0; d < sizeof tdt / sizeof tdt[0]; d++) {
+      const int64_t R = dims[t][0], C = dims[t][1];
+      const nd_dtype dt = tdt[d];
+      /* a = A0[1:, 2:] of a (R+1, C+2) array: a byte offset and padded rows. */
+      const int64_t sa0[2] = {R + 1, C + 2};
+      const nd_slice sla[2] = {{1, ND_NONE, ND_NONE}, {2, ND_NONE, ND_NONE}};
+      nd_ref ha0;
+      nd_array *a0 = upload_pattern(dt, 2, sa0, 1, &ha0), *a;
+      ND_ASSERT_OK(nd_array_slice(a0, 2, sla, &a));
+      nd_ref ha = nd_ref_slice(&ha0, 2, sla);
+      /* bt = (B0[3:, 1:]).T of a (C+3, R+1) array: transposed with an offset. */
+      const int64_t sb0[2] = {C + 3, R + 1};
+      const nd_slice slb[2] = {{3, ND_NONE, ND_NONE}, {1, ND_NONE, ND_NONE}};
+      const int perm[2] = {1, 0};
+      nd_ref hb0;
+      nd_array *b0 = upload_pattern(dt, 2, sb0, 7, &hb0), *bs, *bt;
+      ND_ASSERT_OK(nd_array_slice(b0, 2, slb, &bs));
+      ND_ASSERT_OK(nd_array_transpose(bs, 0, NULL, &bt));
+      nd_ref hbs = nd_ref_slice(&hb0, 2, slb), hbt = nd_ref_permute(&hbs, perm);
+      /* ct = (C0[:, ::-1]).T of a (C, R) array: transposed, rows running backwards. */
+      const int64_t sc0[2] = {C, R};
+      const nd_slice slc[2] = {{ND_NONE, ND_NONE, ND_NONE}, {ND_NONE, ND_NONE, -1}};
+      nd_ref hc0;
+      nd_array *c0 = upload_pattern(dt, 2, sc0, 13, &hc0), *cs, *ct;
+      ND_ASSERT_OK(nd_array_slice(c0, 2, slc, &cs));
+      ND_ASSERT_OK(nd_array_transpose(cs, 0, NULL, &ct));
+      nd_ref hcs = nd_ref_slice(&hc0, 2, slc), hct = nd_ref_permute(&hcs, perm);
+
+      const nd_dtype dts[2] = {dt, dt};
+      char what[160];
+      const char *dn = nd_dtype_name(dt);
+      {
+        nd_array *x[2] = {a, bt};
+        const nd_ref *rx[2] = {&ha, &hbt};
+        snprintf(what, sizeof what, "add %s (%lld,%lld) offset + transposed offset", dn, (long long)R, (long long)C);
+        run_layout_case(ND_UFUNC_ADD, dts, x, rx, NULL, what);
+      }
+      {
+        nd_array *x[2] = {bt, a};
+        const nd_ref *rx[2] = {&hbt, &ha};
+        snprintf(what, sizeof what, "maximum %s (%lld,%lld) transposed offset, offset", dn, (long long)R, (long long)C);
+        run_layout_case(ND_UFUNC_MAXIMUM, dts, x, rx, NULL, what);
+      }
+      {
+        nd_array *x[2] = {a, ct};
+        const nd_ref *rx[2] = {&ha, &hct};
+        snprintf(what, sizeof what, "less %s (%lld,%lld) offset < transposed reversed", dn, (long long)R, (long long)C);
+        run_layout_case(ND_UFUNC_LESS, dts, x, rx, NULL, what);
+      }
+      {
+        const int64_t so[2] = {R, C};
+        nd_array *out;
+        ND_ASSERT_OK(nd_empty(2, so, dt, &out));
+        nd_array *x[2] = {bt, ct};
+        const nd_ref *rx[2] = {&hbt, &hct};
+        snprintf(what, sizeof what, "add %s (%lld,%lld) both transposed into a C out", dn, (long long)R, (long long)C);
+        run_layout_case(ND_UFUNC_ADD, dts, x, rx, out, what);
+        nd_array_release(out);
+      }
+      nd_array_release(a);
+      nd_array_release(a0);
+      nd_array_release(bs);
+      nd_array_release(bt);
+      nd_array_release(b0);
+      nd_array_release(cs);
+      nd_array_release(ct);
+      nd_array_release(c0);
+      nd_ref_free(&ha0);
+      nd_ref_free(&hb0);
+      nd_ref_free(&hc0);
+    }
+  }
+}
+END_TEST
+
 /* ---- scalars, promotion, out ----------------------------------------------------------------- */
 
 static nd_array *arr_f64(int64_t n, const double *v, nd_dtype dt) {
@@ -929,6 +1073,8 @@ static Suite *elementwise_suite(void) {
   tcase_add_test(t, unary_ops_over_layouts);
   tcase_add_test(t, outputs_of_every_layout);
   tcase_add_test(t, vector_broadcast_and_tiled_paths);
+  tcase_add_test(t, vector_path_units);
+  tcase_add_test(t, tiled_path_edges_and_offsets);
   suite_add_tcase(s, t);
   t = tcase_create("semantics");
   tcase_set_timeout(t, 300);
