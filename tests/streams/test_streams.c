@@ -29,10 +29,11 @@ static void spin(nd_stream *s) { ck_assert_int_eq(nd_test_spin(nd_stream_cuda(s)
 
 /* ---- the matrix ------------------------------------------------------------------------- */
 
-enum family { FAM_FILL, FAM_D2D, FAM_H2D, FAM_D2H, FAM_RANDOM, FAM_INV, NFAM };
+enum family { FAM_FILL, FAM_D2D, FAM_H2D, FAM_D2H, FAM_RANDOM, FAM_INV, FAM_REDUCE, NFAM };
 enum hazard { HZ_RAW, HZ_WAR, HZ_WAW, NHZ };
 enum pair { PR_NULL_NB, PR_NB_NULL, PR_NB_NB, PR_PT_NB, PR_THREAD, NPR };
-static const char *fam_name[] = {"fill/astype", "copy D2D", "copy H2D", "copy D2H", "random fill", "batched inv"};
+static const char *fam_name[] = {"fill/astype", "copy D2D", "copy H2D", "copy D2H", "random fill", "batched inv",
+                                 "reduction"};
 static const char *hz_name[] = {"RAW", "WAR", "WAW"};
 static const char *pr_name[] = {"null->nb", "nb->null", "nb->nb", "per-thread->nb", "other thread"};
 
@@ -44,7 +45,12 @@ typedef struct cell_ctx {
   float *pin_in[2]; /* pinned host sources holding 1.0 / 2.0 for H2D writes */
   float *pin_out;   /* pinned host destination of D2H reads */
   nd_generator *gen;
+  nd_array *rsrc[2]; /* reduction family: float32[RED_ROWS][N] holding 1 / RED_ROWS, 2 / RED_ROWS */
 } cell_ctx;
+
+/* Rows summed by the reduction family's reads and writes. A power of two, so that every sum
+ * of equal terms is exact in float32. */
+#define RED_ROWS 4
 
 /* Writes value v (1 or 2) into x with the family's write operation on the current stream. */
 static void op_write(cell_ctx *c, int v) {
@@ -56,6 +62,12 @@ static void op_write(cell_ctx *c, int v) {
     /* uniform on [v, v + 1e-9): every float32 sample rounds to v, so the fill is checkable. */
     case FAM_RANDOM: ND_ASSERT_OK(nd_random_uniform_into(c->gen, v, v + 1e-9, c->x)); break;
     case FAM_INV: ND_ASSERT_OK(nd_array_fill(c->x, nd_scalar_float(v))); break;
+    /* x = the column sums of a (RED_ROWS, N) array of v / RED_ROWS, written through out. */
+    case FAM_REDUCE: {
+      const int64_t axis0 = 0;
+      ND_ASSERT_OK(nd_sum(c->rsrc[v - 1], 1, &axis0, 0, ND_DTYPE_DEFAULT, c->x, NULL));
+      break;
+    }
   }
 }
 
@@ -88,6 +100,16 @@ static void op_read(cell_ctx *c) {
       break;
     }
     case FAM_D2H: ND_ASSERT_OK(nd_array_to_host_async(c->x, c->pin_out, N * sizeof(float))); break;
+    case FAM_REDUCE: {
+      /* y = the column sums of x broadcast to (RED_ROWS, N), i.e. RED_ROWS * x: a reduction
+       * along axis 0 that reads every element of x RED_ROWS times. The check divides. */
+      const int64_t shape[2] = {RED_ROWS, N}, axis0 = 0;
+      nd_array *b;
+      ND_ASSERT_OK(nd_array_broadcast_to(c->x, 2, shape, &b));
+      ND_ASSERT_OK(nd_sum(b, 1, &axis0, 0, ND_DTYPE_DEFAULT, c->y, NULL));
+      nd_array_release(b);
+      break;
+    }
   }
 }
 
@@ -101,7 +123,9 @@ static float read_result(cell_ctx *c) {
   }
   for (int i = 1; i < N; i++)
     if (p[i] != p[0]) return -1;
-  return c->fam == FAM_INV ? 1.0f / p[0] : p[0];
+  if (c->fam == FAM_INV) return 1.0f / p[0];
+  if (c->fam == FAM_REDUCE) return p[0] / RED_ROWS;
+  return p[0];
 }
 
 static float x_value(cell_ctx *c) {
@@ -186,6 +210,12 @@ static void cell_setup(cell_ctx *c, int fam) {
   }
   ND_ASSERT_OK(nd_host_alloc_pinned(N * sizeof(float), (void **)&c->pin_out));
   ND_ASSERT_OK(nd_generator_create(42, ND_BITGEN_PHILOX, &c->gen));
+  c->rsrc[0] = c->rsrc[1] = NULL;
+  if (fam == FAM_REDUCE) {
+    const int64_t shape[2] = {RED_ROWS, N};
+    for (int v = 0; v < 2; v++)
+      ND_ASSERT_OK(nd_full(2, shape, nd_scalar_float((v + 1.0) / RED_ROWS), ND_FLOAT32, &c->rsrc[v]));
+  }
 }
 
 static void cell_teardown(cell_ctx *c) {
@@ -197,6 +227,8 @@ static void cell_teardown(cell_ctx *c) {
   }
   ND_ASSERT_OK(nd_host_free_pinned(c->pin_out));
   nd_generator_destroy(c->gen);
+  nd_array_release(c->rsrc[0]);
+  nd_array_release(c->rsrc[1]);
 }
 
 static void run_matrix(int auto_on, int trials, int wrong[NFAM][NHZ][NPR]) {
