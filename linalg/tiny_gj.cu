@@ -8,10 +8,10 @@
  * stores with vector stores. The group kernel of small_gj.cu (a row per thread) needs shuffles
  * and shared-memory broadcasts at every step, which for n <= 8 cost more than the arithmetic.
  *
- * Sizes. The matrix is padded to NM in {2, 4, 8} with an identity block: the inverse of
- * diag(A, I) is diag(inv(A), I), and a padding row never wins a pivot search over a real row
- * (it holds 0 in the columns of A, and the search keeps the first of equal candidates), so
- * n < NM costs a little arithmetic and no extra instance.
+ * Sizes. One instance per order n (float32 1..8, the other dtypes 1..4), so every index is a
+ * compile-time constant and the result is exactly that of the unpadded elimination (a padded
+ * one would turn 0 * inf into NaN for a singular matrix, where this one gives inf as a plain
+ * Gauss-Jordan does).
  *
  * Algorithm. Gauss-Jordan in place with partial (row) pivoting, Numerical Recipes' gaussj
  * bookkeeping: at step k the row with the largest |a[r][k]| (r >= k; the 1-norm of complex
@@ -37,32 +37,33 @@ __device__ __forceinline__ void nd_swap_if(bool c, T &x, T &y) {
 template <typename T, int NM>
 __global__ void __launch_bounds__(128) k_inv_tiny(nd_lk_gj p) {
   typedef typename nd_real_of<T>::type R;
-  const int n = p.n;
-  const int64_t nn = (int64_t)n * n;
+  const int64_t nn = (int64_t)NM * NM;
   const T *A = (const T *)p.a.data;
   T *X = (T *)p.x.data;
   /* 16-byte vector access when every matrix is one aligned, dense stretch of whole vectors. */
   constexpr int VE = 16 / (int)sizeof(T) > 0 ? 16 / (int)sizeof(T) : 1;
-  const bool a_vec = NM == n && p.a.bs == nn && p.a.rs == n && p.a.cs == 1 &&
-                     (nn * (int64_t)sizeof(T)) % 16 == 0 && ((uintptr_t)A & 15) == 0;
-  const bool x_vec = NM == n && p.x.bs == nn && p.x.rs == n && p.x.cs == 1 &&
-                     (nn * (int64_t)sizeof(T)) % 16 == 0 && ((uintptr_t)X & 15) == 0;
+  constexpr bool kVec = (NM * NM * sizeof(T)) % 16 == 0;
+  constexpr int NV = (int)((NM * NM * sizeof(T) + 15) / 16); /* covers a[][] whole */
+  const bool a_vec = p.a.bs == nn && p.a.rs == NM && p.a.cs == 1 &&
+                     ((uintptr_t)A & 15) == 0;
+  const bool x_vec = p.x.bs == nn && p.x.rs == NM && p.x.cs == 1 &&
+                     ((uintptr_t)X & 15) == 0;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t b = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; b < p.batch; b += stride) {
     T a[NM][NM];
-    if (a_vec) {
+    if (kVec && a_vec) {
       const uint4 *src = (const uint4 *)(A + b * nn);
-      uint4 v[NM * NM / VE];
+      uint4 v[NV];
 #pragma unroll
-      for (int q = 0; q < NM * NM / VE; q++) v[q] = __ldg(src + q);
-      memcpy(&a[0][0], v, sizeof v);
+      for (int q = 0; q < NV; q++) v[q] = __ldg(src + q);
+      memcpy(&a[0][0], v, sizeof a);
     } else {
       const T *src = A + b * p.a.bs;
 #pragma unroll
       for (int i = 0; i < NM; i++)
 #pragma unroll
         for (int j = 0; j < NM; j++)
-          a[i][j] = (i < n && j < n) ? src[i * p.a.rs + j * p.a.cs] : (i == j ? nd_one<T>() : nd_zero<T>());
+          a[i][j] = src[i * p.a.rs + j * p.a.cs];
     }
 
     int piv[NM];
@@ -106,19 +107,19 @@ __global__ void __launch_bounds__(128) k_inv_tiny(nd_lk_gj p) {
 #pragma unroll
         for (int i = 0; i < NM; i++) nd_swap_if(piv[k] == c, a[i][k], a[i][c]);
 
-    if (x_vec) {
-      uint4 v[NM * NM / VE];
-      memcpy(v, &a[0][0], sizeof v);
+    if (kVec && x_vec) {
+      uint4 v[NV];
+      memcpy(v, &a[0][0], sizeof a);
       uint4 *dst = (uint4 *)(X + b * nn);
 #pragma unroll
-      for (int q = 0; q < NM * NM / VE; q++) dst[q] = v[q];
+      for (int q = 0; q < NV; q++) dst[q] = v[q];
     } else {
       T *dst = X + b * p.x.bs;
 #pragma unroll
       for (int i = 0; i < NM; i++)
 #pragma unroll
         for (int j = 0; j < NM; j++)
-          if (i < n && j < n) dst[i * p.x.rs + j * p.x.cs] = a[i][j];
+          dst[i * p.x.rs + j * p.x.cs] = a[i][j];
     }
     if (p.info != NULL) p.info[b] = fail;
     if (fail && p.first != NULL) atomicMin(p.first, (unsigned long long)b);
@@ -138,11 +139,23 @@ nd_status nd_tiny_launch(const nd_lk_gj *p, cudaStream_t st) {
 
 template <typename T>
 nd_status nd_tiny_dispatch(const nd_lk_gj *p, cudaStream_t st) {
-  if (p->n <= 2) return nd_tiny_launch<T, 2>(p, st);
-  if constexpr (sizeof(T) <= 4) {
-    if (p->n > 4) return nd_tiny_launch<T, 8>(p, st);
+  switch (p->n) {
+    case 1: return nd_tiny_launch<T, 1>(p, st);
+    case 2: return nd_tiny_launch<T, 2>(p, st);
+    case 3: return nd_tiny_launch<T, 3>(p, st);
+    case 4: return nd_tiny_launch<T, 4>(p, st);
+    default: break;
   }
-  return nd_tiny_launch<T, 4>(p, st);
+  if constexpr (sizeof(T) <= 4) {
+    switch (p->n) {
+      case 5: return nd_tiny_launch<T, 5>(p, st);
+      case 6: return nd_tiny_launch<T, 6>(p, st);
+      case 7: return nd_tiny_launch<T, 7>(p, st);
+      case 8: return nd_tiny_launch<T, 8>(p, st);
+      default: break;
+    }
+  }
+  return nd__error(ND_ERR_INTERNAL, "nd_lk_inv_tiny: n = %d has no instance", p->n);
 }
 
 }  // namespace
