@@ -41,7 +41,6 @@ __global__ void __launch_bounds__(128) k_inv_tiny(nd_lk_gj p) {
   const T *A = (const T *)p.a.data;
   T *X = (T *)p.x.data;
   /* 16-byte vector access when every matrix is one aligned, dense stretch of whole vectors. */
-  constexpr int VE = 16 / (int)sizeof(T) > 0 ? 16 / (int)sizeof(T) : 1;
   constexpr bool kVec = (NM * NM * sizeof(T)) % 16 == 0;
   constexpr int NV = (int)((NM * NM * sizeof(T) + 15) / 16); /* covers a[][] whole */
   const bool a_vec = p.a.bs == nn && p.a.rs == NM && p.a.cs == 1 &&
