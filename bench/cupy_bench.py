@@ -534,13 +534,329 @@ def case_matmul_f64(ctx):
 # Same names, same order as the C tables (bench_core.c, bench_streams.c, bench_linalg.c).
 # ---- elementwise (issue 5) ------------------------------------------------------------------
 
+# As bench_elementwise.c: outputs allocated in every run (the previous one released first);
+# the second operand of the vector add and multiply is the square of the first; sums and
+# products are checked exactly against float32 arithmetic on the host, exp and sin within
+# 4 ulp of the float64 value; the small add is host time per `a + b` of two 1000-element
+# float32 arrays, the result dropped in every operation.
+
+EW_SMALL_N = 1000
+EW_MATH_REL_TOL = 4.0 * 2.0 ** -23
+
+
+def ew_rel_check(ctx, got, want64, what):
+    err = cp.abs(got.astype(cp.float64) - want64)
+    check(ctx, bool(cp.all(err <= EW_MATH_REL_TOL * cp.abs(want64))), what + " off by more than 4 ulp")
+
+
+def ew_pair_case(ctx, fn, what):
+    n = core_n(ctx)
+
+    def setup():
+        a = random_f32(ctx, (n,))
+        return {"a": a, "b": cp.square(a), "out": None}, 3 * n * 4
+
+    def run(st):
+        st["out"] = None
+        st["out"] = fn(st["a"], st["b"])
+
+    def verify(st):
+        a = cp.asnumpy(st["a"])
+        want = fn(a, np.square(a))  # float32 on the host: one rounding, as on the device
+        check(ctx, np.array_equal(cp.asnumpy(st["out"]), want), what + " differs")
+
+    device_case(ctx, setup, run, verify)
+
+
+def case_ew_add(ctx):
+    ew_pair_case(ctx, lambda a, b: a + b, "a + b")
+
+
+def case_ew_multiply(ctx):
+    ew_pair_case(ctx, lambda a, b: a * b, "a * b")
+
+
+def ew_unary_case(ctx, fn, ref, what):
+    n = core_n(ctx)
+
+    def setup():
+        return {"a": random_f32(ctx, (n,)), "out": None}, 2 * n * 4
+
+    def run(st):
+        st["out"] = None
+        st["out"] = fn(st["a"])
+
+    device_case(ctx, setup, run, lambda st: ew_rel_check(ctx, st["out"], ref(st["a"].astype(cp.float64)), what))
+
+
+def case_ew_exp(ctx):
+    ew_unary_case(ctx, cp.exp, cp.exp, "exp")
+
+
+def case_ew_sin(ctx):
+    ew_unary_case(ctx, cp.sin, cp.sin, "sin")
+
+
+def case_ew_add_row(ctx):
+    n = core_side(ctx)
+
+    def setup():
+        return {"a": random_f32(ctx, (n, n)), "r": random_f32(ctx, (n,)), "out": None}, 4 * (2 * n * n + n)
+
+    def run(st):
+        st["out"] = None
+        st["out"] = st["a"] + st["r"]
+
+    def verify(st):
+        want = cp.asnumpy(st["a"]) + cp.asnumpy(st["r"])  # float32 on the host
+        check(ctx, np.array_equal(cp.asnumpy(st["out"]), want), "a + row differs")
+
+    device_case(ctx, setup, run, verify)
+
+
+def case_ew_add_transposed(ctx):
+    n = core_side(ctx)
+
+    def setup():
+        a = random_f32(ctx, (n, n))
+        b = random_f32(ctx, (n, n))
+        return {"a": a, "b": b, "t": b.T, "out": None}, 3 * 4 * n * n
+
+    def run(st):
+        st["out"] = None
+        st["out"] = st["a"] + st["t"]
+
+    def verify(st):
+        check(ctx, st["out"].flags.c_contiguous, "output not C-contiguous")
+        want = cp.asnumpy(st["a"]) + cp.asnumpy(st["b"]).T  # float32 on the host
+        check(ctx, np.array_equal(cp.asnumpy(st["out"]), want), "a + b.T differs")
+
+    device_case(ctx, setup, run, verify)
+
+
+def case_ew_add_small(ctx):
+    a = random_f32(ctx, (EW_SMALL_N,))
+    b = cp.square(a)
+
+    def batch():
+        for _ in range(PER_BATCH):
+            c = a + b
+            del c
+
+    med, mn = time_host(ctx, batch)
+    c = a + b
+    want = cp.asnumpy(a) + cp.asnumpy(b)
+    check(ctx, np.array_equal(cp.asnumpy(c), want), "small a + b differs")
+    emit(ctx, None, "host", med, mn, ctx.host_batches,
+         note="a + b of two %d-element float32, result dropped, chains of %d" % (EW_SMALL_N, PER_BATCH))
+
 # ---- end elementwise ----
 
 # ---- reductions, scans, sorts (issue 6) -----------------------------------------------------
 
+# As bench_reduce.c: outputs allocated in every run (the previous one released first); sums
+# checked against float64 host sums within 2^-24 per element summed, argmax exactly (a unique
+# 2.0 planted at a known index), sampled prefix sums of the scan within 2^-23 per element before
+# them plus 2^-16 of their magnitude, the sort as non-decreasing and equal to NumPy's sort of
+# the input; the sort's note gives Gkeys/s.
+
+RED_SCAN_SAMPLES = 4096
+
+
+def red_sort_n(ctx):
+    return 1 << 22 if ctx.quick else 1 << 26
+
+
+def red_argmax_at(n):
+    return n - n // 3 + 12345
+
+
+def red_reduce_case(ctx, shape, fn, nbytes, verify):
+    def setup():
+        return {"a": random_f32(ctx, shape), "out": None}, nbytes
+
+    def run(st):
+        st["out"] = None
+        st["out"] = fn(st["a"])
+
+    device_case(ctx, setup, run, verify)
+
+
+def case_red_sum(ctx):
+    n = core_n(ctx)
+
+    def verify(st):
+        out = st["out"]
+        check(ctx, out.ndim == 0 and out.dtype == cp.float32, "sum is not a 0-d float32 array")
+        want = float(cp.asnumpy(st["a"]).astype(np.float64).sum())
+        check(ctx, abs(float(out) - want) <= math.ldexp(n, -24), "sum %r, expected %r" % (float(out), want))
+
+    red_reduce_case(ctx, (n,), lambda a: a.sum(), 4 * n + 4, verify)
+
+
+def red_axis_case(ctx, axis):
+    n = core_side(ctx)
+
+    def verify(st):
+        out = cp.asnumpy(st["out"])
+        check(ctx, out.shape == (n,) and out.dtype == np.float32, "sums are not a float32 vector")
+        want = cp.asnumpy(st["a"]).astype(np.float64).sum(axis=axis)
+        check(ctx, np.all(np.abs(out - want) <= math.ldexp(n, -24)), "sums over axis %d differ" % axis)
+
+    red_reduce_case(ctx, (n, n), lambda a: a.sum(axis=axis), 4 * n * n + 4 * n, verify)
+
+
+def case_red_sum_axis0(ctx):
+    red_axis_case(ctx, 0)
+
+
+def case_red_sum_axis1(ctx):
+    red_axis_case(ctx, 1)
+
+
+def case_red_argmax(ctx):
+    n = core_n(ctx)
+    at = red_argmax_at(n)
+
+    def setup():
+        a = random_f32(ctx, (n,))
+        a[at] = 2.0
+        return {"a": a, "out": None}, 4 * n + 8
+
+    def run(st):
+        st["out"] = None
+        st["out"] = cp.argmax(st["a"])
+
+    def verify(st):
+        check(ctx, int(st["out"]) == at, "argmax %d, expected %d" % (int(st["out"]), at))
+
+    device_case(ctx, setup, run, verify)
+
+
+def red_scan_samples(n):
+    """The element indices bench_reduce.c samples (scan_sample)."""
+    stride = max(1, n // (RED_SCAN_SAMPLES - 64) - 3)
+    out = []
+    for i in range(RED_SCAN_SAMPLES + 1):
+        if i < 64:
+            k = min(i, n - 1)
+        elif i == RED_SCAN_SAMPLES:
+            k = n - 1
+        else:
+            k = min(64 + (i - 64) * stride + (i * 7919) % 97, n - 1)
+        out.append(k)
+    return np.array(out, dtype=np.int64)
+
+
+def case_scan_cumsum(ctx):
+    n = core_n(ctx)
+
+    def verify(st):
+        out = st["out"]
+        check(ctx, out.shape == (n,) and out.dtype == cp.float32, "cumsum is not a float32 vector")
+        k = red_scan_samples(n)
+        want = np.cumsum(cp.asnumpy(st["a"]).astype(np.float64))[k]
+        got = cp.asnumpy(out[cp.asarray(k)]).astype(np.float64)
+        tol = np.ldexp((k + 1).astype(np.float64), -23) + np.ldexp(np.abs(want), -16)
+        check(ctx, np.all(np.abs(got - want) <= tol),
+              "sampled prefix sums differ")
+
+    red_reduce_case(ctx, (n,), cp.cumsum, 2 * 4 * n, verify)
+
+
+def case_sort(ctx):
+    n = red_sort_n(ctx)
+
+    def verify(st):
+        got = cp.asnumpy(st["out"])
+        check(ctx, got.shape == (n,) and got.dtype == np.float32, "sort is not a float32 vector")
+        check(ctx, bool(np.all(got[1:] >= got[:-1])), "not sorted")
+        check(ctx, np.array_equal(got, np.sort(cp.asnumpy(st["a"]))), "not the input's values")
+
+    def setup():
+        return {"a": random_f32(ctx, (n,)), "out": None}, 2 * 4 * n
+
+    def run(st):
+        st["out"] = None
+        st["out"] = cp.sort(st["a"])
+
+    device_case(ctx, setup, run, verify)
+    row = ctx.rows[-1]
+    if row["median_us"] > 0:
+        row["note"] = "checked; %.1f Gkeys/s" % (n / (row["median_us"] * 1e-6) / 1e9)
+
 # ---- end reductions ----
 
 # ---- random (issue 8) ------------------------------------------------------------------------
+
+# As bench_random.c: one generator per case with a fixed seed (cp.random.default_rng, CuPy's
+# Generator), a preallocated output filled with out= where CuPy takes it (random,
+# standard_normal) and a new array per run for integers (CuPy's integers has no out), 2^28
+# values (2^24 with --quick), bytes = 4 n written. The check downloads the first and last 2^20
+# values: range, and mean and variance within 5 standard errors.
+
+RNG_SEED = 20260801
+RNG_SAMPLE = 1 << 20
+RNG_INT_HIGH = 1000
+
+
+def rng_check(ctx, out, lo, hi, mean, var, mu4, integer=False):
+    n = out.size
+    m = min(n, RNG_SAMPLE)
+    for start in (0, n - m):
+        x = cp.asnumpy(out[start:start + m]).astype(np.float64)
+        check(ctx, np.all((x >= lo) & (x < hi)), "values outside [%g, %g) at offset %d" % (lo, hi, start))
+        se_mean, se_var = math.sqrt(var / m), math.sqrt((mu4 - var * var) / m)
+        got_mean, got_var = float(x.mean()), float(x.var(ddof=1))
+        check(ctx, abs(got_mean - mean) <= 5 * se_mean, "sample mean %.6g, expected %.6g" % (got_mean, mean))
+        check(ctx, abs(got_var - var) <= 5 * se_var, "sample variance %.6g, expected %.6g" % (got_var, var))
+        if integer:
+            check(ctx, np.any(x == lo) and np.any(x == hi - 1), "an end of the range never drawn")
+
+
+def case_rng_uniform(ctx):
+    n = core_n(ctx)
+
+    def setup():
+        return {"g": cp.random.default_rng(RNG_SEED), "out": cp.full(n, cp.nan, dtype=cp.float32)}, 4 * n
+
+    def run(st):
+        st["g"].random(n, dtype=cp.float32, out=st["out"])
+
+    device_case(ctx, setup, run, lambda st: rng_check(ctx, st["out"], 0.0, 1.0, 0.5, 1.0 / 12, 1.0 / 80))
+
+
+def case_rng_normal(ctx):
+    n = core_n(ctx)
+
+    def setup():
+        return {"g": cp.random.default_rng(RNG_SEED), "out": cp.full(n, cp.nan, dtype=cp.float32)}, 4 * n
+
+    def run(st):
+        st["g"].standard_normal(n, dtype=cp.float32, out=st["out"])
+
+    # Range: finite (CuPy's normals are not bounded as Box-Muller's 6.7 sigma in nd_bench).
+    device_case(ctx, setup, run, lambda st: rng_check(ctx, st["out"], -1e30, 1e30, 0.0, 1.0, 3.0))
+
+
+def case_rng_integers(ctx):
+    n = core_n(ctx)
+    k = float(RNG_INT_HIGH)
+
+    def setup():
+        return {"g": cp.random.default_rng(RNG_SEED), "out": None}, 4 * n
+
+    def run(st):
+        st["out"] = None  # release the previous output first, as the other cases do
+        st["out"] = st["g"].integers(0, RNG_INT_HIGH, n, dtype=cp.int32)
+
+    def verify(st):
+        check(ctx, st["out"].dtype == cp.int32, "dtype %s" % st["out"].dtype)
+        rng_check(ctx, st["out"], 0, RNG_INT_HIGH, (k - 1) / 2, (k * k - 1) / 12,
+                  (k * k - 1) * (3 * k * k - 7) / 240, integer=True)
+
+    device_case(ctx, setup, run, verify)
+
 
 # ---- end random ----
 
@@ -553,10 +869,26 @@ CASES = [
     ("core.fill_f32", case_fill),
     ("core.alloc_1MiB", case_alloc),
     # elementwise cases
+    ("ew.add_f32", case_ew_add),
+    ("ew.multiply_f32", case_ew_multiply),
+    ("ew.exp_f32", case_ew_exp),
+    ("ew.sin_f32", case_ew_sin),
+    ("ew.add_row_f32", case_ew_add_row),
+    ("ew.add_transposed_f32", case_ew_add_transposed),
+    ("ew.add_small_host", case_ew_add_small),
     # end elementwise cases
     # reduction cases
+    ("red.sum_f32", case_red_sum),
+    ("red.sum_axis0_f32", case_red_sum_axis0),
+    ("red.sum_axis1_f32", case_red_sum_axis1),
+    ("red.argmax_f32", case_red_argmax),
+    ("scan.cumsum_f32", case_scan_cumsum),
+    ("sort.sort_f32", case_sort),
     # end reduction cases
     # random cases
+    ("rng.uniform_f32", case_rng_uniform),
+    ("rng.normal_f32", case_rng_normal),
+    ("rng.integers_i32", case_rng_integers),
     # end random cases
     ("stream.tiny_fill", case_tiny_fill),
     ("stream.handoff", case_handoff),
