@@ -411,7 +411,10 @@ START_TEST(test_layouts_all_dtypes) {
       snprintf(ctx, sizeof ctx, "layout %s", l.name);
       const int nd = l.ref.ndim;
       for (int op = 0; op < R_NUM; op++) {
-        if (op == R_PROD && nd_dtype_kind((nd_dtype)dt) == 'f') continue; /* covered below, small K */
+        /* Products of inexact values over these lengths overflow, and the inf/NaN pattern of an
+         * overflowed complex product depends on the order of the multiplications: covered by
+         * test_prod_float over short axes instead. */
+        if (op == R_PROD && (nd_dtype_kind((nd_dtype)dt) == 'f' || nd_dtype_kind((nd_dtype)dt) == 'c')) continue;
         check_op((rop)op, l.array, &l.ref, 0, NULL, 0, ctx);
         for (int ax = -nd; ax < nd; ax++) {
           int64_t axes[1] = {ax};
