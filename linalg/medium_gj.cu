@@ -182,10 +182,10 @@ __global__ void __launch_bounds__(TN *TN / (TS * TS), TS == 8 ? 2 : 1) k_gj_medi
   }
 }
 
-/* TS x TS tiles per thread: 4 x 4 in general; 8 x 8 for float32 at TN = 128, where 1024
- * threads of 16 values each spent most of every step on the per-step bookkeeping that each
- * thread repeats (key reduction, bounds, barriers); 256 threads of 64 values do the same
- * arithmetic with a quarter of the overhead. */
+/* TS x TS tiles per thread. 4 x 4 everywhere: 8 x 8 tiles for float32 at TN = 128 (256
+ * threads of 64 values, a quarter of the per-step bookkeeping) measured slower on the H100
+ * (2.6 ms against 1.9 ms for 1000 matrices of 128 x 128): with 128 registers a thread, two
+ * blocks of 8 warps per SM hide less of each step's barrier latency than one of 32 warps. */
 template <typename T, int TN, int TS>
 nd_status nd_gjm_launch(const nd_lk_gj *p, cudaStream_t st) {
   constexpr int threads = TN * TN / (TS * TS);
@@ -199,7 +199,6 @@ nd_status nd_gjm_launch(const nd_lk_gj *p, cudaStream_t st) {
 template <typename T>
 nd_status nd_gjm_dispatch(const nd_lk_gj *p, cudaStream_t st) {
   if (p->n <= 64) return nd_gjm_launch<T, 64, 4>(p, st);
-  if constexpr (sizeof(T) == 4) return nd_gjm_launch<T, 128, 8>(p, st);
   return nd_gjm_launch<T, 128, 4>(p, st);
 }
 
