@@ -19,7 +19,8 @@
  *   broadcast to it; it does not broadcast), be writeable, live on the current device, and
  *   accept the result under 'same_kind' casting. It may be (or overlap) an input: the result
  *   is as if all inputs had been read first. On success *result receives a new reference:
- *   the new array, or out itself. On failure *result and out are left untouched.
+ *   the new array, or out itself; with out given, result may be NULL (nothing is returned).
+ *   On failure *result and out are left untouched.
  * - Errors: ND_ERR_NULL_POINTER (an array operand or result is NULL), ND_ERR_SHAPE (shapes
  *   that do not broadcast: "nd_add: operands could not be broadcast together with shapes
  *   (3,4) (5,)"; an out of the wrong shape), ND_ERR_DTYPE (no loop for the input dtypes:
