@@ -34,41 +34,21 @@ namespace {
 
 /* Moves `count` consecutive elements between global memory and a stage of rows of n elements
  * with an odd pitch P (so that a thread reading "its" row or column hits distinct banks). The
- * warp walks the elements in order (coalesced), U (32 bytes) per lane at a time: all U loads are
- * issued before any of them is stored, so a lane keeps U loads in flight instead of waiting
- * out one memory latency per element. Element e of the stretch is row e / n (rows of
- * consecutive matrices follow each other), column e % n. count <= 32 * 32 * 32, so int
- * arithmetic suffices. to_stage: global -> stage, else stage -> global. */
+ * warp walks the elements in order (coalesced); each lane tracks its (row, column) position
+ * incrementally instead of dividing. to_stage: global -> stage, else stage -> global. */
 template <typename T>
-__device__ __forceinline__ void nd_stage_copy(T *stage, T *g, int64_t count64, int n, int P, int lane,
+__device__ __forceinline__ void nd_stage_copy(T *stage, T *g, int64_t count, int n, int P, int lane,
                                               bool to_stage) {
-  constexpr int U = sizeof(T) >= 32 ? 1 : 32 / (int)sizeof(T); /* 32 bytes of loads a lane */
-  const int count = (int)count64;
-  for (int e0 = lane; e0 < count; e0 += 32 * U) {
-    if (to_stage) {
-      T v[U];
-#pragma unroll
-      for (int u = 0; u < U; u++) {
-        const int e = e0 + 32 * u;
-        if (e < count) v[u] = g[e];
-      }
-#pragma unroll
-      for (int u = 0; u < U; u++) {
-        const int e = e0 + 32 * u;
-        if (e < count) {
-          const int q = e / n;
-          stage[q * P + (e - q * n)] = v[u];
-        }
-      }
-    } else {
-#pragma unroll
-      for (int u = 0; u < U; u++) {
-        const int e = e0 + 32 * u;
-        if (e < count) {
-          const int q = e / n;
-          g[e] = stage[q * P + (e - q * n)];
-        }
-      }
+  int row = lane / n, col = lane - row * n;
+  const int q = 32 / n, rr = 32 - q * n;
+  for (int64_t e = lane; e < count; e += 32) {
+    if (to_stage) stage[row * P + col] = g[e];
+    else g[e] = stage[row * P + col];
+    col += rr;
+    row += q;
+    if (col >= n) {
+      col -= n;
+      row++;
     }
   }
 }
