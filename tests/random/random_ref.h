@@ -3,8 +3,9 @@
  *
  * Integers, bernoulli, uniform float32/float64, permutation keys and choice by cumulative
  * probabilities involve no rounding that could differ between host and device, so the GPU suite
- * compares those bit for bit. Normal and exponential go through logf/sinf (host libm versus
- * CUDA's logf and __sincosf), so they agree to a few units in the last place instead. */
+ * compares those bit for bit. Normal and exponential go through logf/sinf here (host libm)
+ * and through CUDA's logf and __sincosf on the device (float32 normals: the hardware log2 and
+ * square-root approximations, see random/fill.cu), so they agree to a tolerance instead. */
 #ifndef ND_RANDOM_REF_H
 #define ND_RANDOM_REF_H
 
