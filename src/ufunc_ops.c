@@ -256,12 +256,9 @@ static nd_status nd__isclose_loop(const char *fn, const nd_array *a, const nd_ar
   return ND_OK;
 }
 
-nd_status nd_isclose(const nd_array *a, const nd_array *b, double rtol, double atol,
-                     int equal_nan, nd_array **result) {
-  const char *fn = "nd_isclose";
-  ND_CHECK_NULL(fn, a);
-  ND_CHECK_NULL(fn, b);
-  ND_CHECK_NULL(fn, result);
+/* The isclose mask of a and b into a new bool array (the shared part of isclose/allclose). */
+static nd_status nd__isclose_run(const char *fn, const nd_array *a, const nd_array *b, double rtol,
+                                 double atol, int equal_nan, nd_array **result) {
   nd__ufunc_loop L;
   ND_TRY(nd__isclose_loop(fn, a, b, &L));
   nd_kparams p;
@@ -271,6 +268,15 @@ nd_status nd_isclose(const nd_array *a, const nd_array *b, double rtol, double a
   p.i = equal_nan != 0;
   const nd_operand in[2] = {nd_arg(a), nd_arg(b)};
   return nd__ufunc_run(fn, &L, in, NULL, result, &p);
+}
+
+nd_status nd_isclose(const nd_array *a, const nd_array *b, double rtol, double atol,
+                     int equal_nan, nd_array **result) {
+  const char *fn = "nd_isclose";
+  ND_CHECK_NULL(fn, a);
+  ND_CHECK_NULL(fn, b);
+  ND_CHECK_NULL(fn, result);
+  return nd__isclose_run(fn, a, b, rtol, atol, equal_nan, result);
 }
 
 /* Whether every element of a bool array is true; blocks for the answer. */
@@ -311,16 +317,8 @@ nd_status nd_allclose(const nd_array *a, const nd_array *b, double rtol, double 
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, answer);
-  nd__ufunc_loop L;
-  ND_TRY(nd__isclose_loop(fn, a, b, &L));
-  nd_kparams p;
-  memset(&p, 0, sizeof p);
-  p.d[0] = rtol;
-  p.d[1] = atol;
-  p.i = equal_nan != 0;
-  const nd_operand in[2] = {nd_arg(a), nd_arg(b)};
   nd_array *m;
-  ND_TRY(nd__ufunc_run(fn, &L, in, NULL, &m, &p));
+  ND_TRY(nd__isclose_run(fn, a, b, rtol, atol, equal_nan, &m));
   nd_status st = nd__all_true(fn, m, answer);
   nd_array_release(m);
   return st;
