@@ -43,8 +43,10 @@ TARGETS = {
     "linalg.inv_1000x128x128_f32": ("us", "<=", round(2080.0 / 3, 1), "#7"),
     "linalg.inv_4096_f64": ("us", "<=", 4.2e6 / 100, "#7"),
     "linalg.solve_4096_f64_16rhs": ("us", "<=", 22900.0 / 5, "#7"),
-    "linalg.matmul_8192_f32": ("us", "<=", round(2 * 8192 ** 3 / (0.98 * 51e12) * 1e6, 1), "#7"),
-    "linalg.matmul_8192_f64": ("us", "<=", round(2 * 8192 ** 3 / (0.98 * 59e12) * 1e6, 1), "#7"),
+    # "Within 2% of CuPy": CuPy's time over ndcuda's in the same run at least 0.98 (without a
+    # CuPy file, the time of 2 * 8192^3 flops at 98% of the issue's CuPy rate stands in).
+    "linalg.matmul_8192_f32": ("cupy", ">=", 0.98, "#7", round(2 * 8192 ** 3 / (0.98 * 51e12) * 1e6, 1)),
+    "linalg.matmul_8192_f64": ("cupy", ">=", 0.98, "#7", round(2 * 8192 ** 3 / (0.98 * 59e12) * 1e6, 1)),
     # issue 5 targets
     "ew.add_f32": ("pct", ">=", 95.0, "#5"),
     "ew.multiply_f32": ("pct", ">=", 95.0, "#5"),
@@ -136,11 +138,19 @@ def shown_value(row):
     return f_time(row["median_us"])
 
 
-def target_status(nd):
+def target_status(nd, cu=None):
     t = TARGETS.get(nd["case"])
     if t is None:
         return ""
-    col, op, thr, issue = t
+    col, op, thr, issue = t[:4]
+    if col == "cupy":
+        if cu is None or shown_value(cu) == "FAILED" or math.isnan(cu["median_us"]):
+            col, op, thr = "us", "<=", t[4]
+        else:
+            want = "CuPy/nd %s %g" % (op, thr)
+            if shown_value(nd) == "FAILED" or math.isnan(nd["median_us"]):
+                return want + " ?"
+            return want + (" ok" if cu["median_us"] / nd["median_us"] >= thr else " MISS")
     v = {"pct": nd["pct_copy"], "us": nd["median_us"], "value": nd["value"]}[col]
     unit = {"pct": "%", "us": " us", "value": "x"}[col]
     want = "%s %g%s" % (op, thr, unit)
@@ -175,7 +185,7 @@ def build_table(nd_rows, cu_rows):
         cu = cu_by.get(nd["case"])
         table.append([nd["case"], shown_value(nd), f_num(nd["gbps"], ".1f"), f_num(nd["pct_copy"], ".1f"),
                       shown_value(cu), f_num(cu["pct_copy"], ".1f") if cu else "-", ratio(nd, cu),
-                      target_status(nd)])
+                      target_status(nd, cu)])
     for cu in cu_rows:
         if cu["case"] not in nd_names:
             table.append([cu["case"], "-", "-", "-", shown_value(cu), f_num(cu["pct_copy"], ".1f"), "-", ""])
