@@ -35,10 +35,10 @@ __device__ __forceinline__ bool nd_bit(const uint32_t (&m)[NW], int row) {
   return r;
 }
 
-template <typename T, int TN, int TS>
-__global__ void __launch_bounds__(TN *TN / (TS * TS), TS == 8 ? 2 : 1) k_gj_medium(nd_lk_gj p) {
+template <typename T, int TN>
+__global__ void __launch_bounds__(TN *TN / 16) k_gj_medium(nd_lk_gj p) {
   typedef typename nd_real_of<T>::type R;
-  constexpr int TT = TN / TS;
+  constexpr int TT = TN / 4;
   constexpr int NW = TN / 32;
   __shared__ unsigned s_key[2][TT];
   __shared__ T s_prow[2][TN];
@@ -52,12 +52,12 @@ __global__ void __launch_bounds__(TN *TN / (TS * TS), TS == 8 ? 2 : 1) k_gj_medi
   const T *A = (const T *)p.a.data;
 
   for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
-    T w[TS][TS];
+    T w[4][4];
 #pragma unroll
-    for (int i = 0; i < TS; i++)
+    for (int i = 0; i < 4; i++)
 #pragma unroll
-      for (int j = 0; j < TS; j++) {
-        const int row = TS * ry + i, col = TS * cx + j;
+      for (int j = 0; j < 4; j++) {
+        const int row = 4 * ry + i, col = 4 * cx + j;
         w[i][j] = (row < n && col < n) ? A[b * p.a.bs + row * p.a.rs + col * p.a.cs] : nd_zero<T>();
       }
     uint32_t used[NW];
@@ -71,17 +71,17 @@ __global__ void __launch_bounds__(TN *TN / (TS * TS), TS == 8 ? 2 : 1) k_gj_medi
     T det = nd_one<T>();
     R logabs = R(0);
 
-    for (int kb = 0; kb < TT && TS * kb < n; kb++) {
+    for (int kb = 0; kb < TT && 4 * kb < n; kb++) {
 #pragma unroll
-      for (int kk = 0; kk < TS; kk++) {
-        const int k = TS * kb + kk;
+      for (int kk = 0; kk < 4; kk++) {
+        const int k = 4 * kb + kk;
         if (k < n) {
           const int buf = k & 1;
           if (cx == kb) {
             unsigned best = 0;
 #pragma unroll
-            for (int i = 0; i < TS; i++) {
-              const int row = TS * ry + i;
+            for (int i = 0; i < 4; i++) {
+              const int row = 4 * ry + i;
               if (!nd_bit<NW>(used, row)) {
                 unsigned key = nd_mkey<TN>((double)nd_abs1(w[i][kk]), row);
                 best = key > best ? key : best;
@@ -97,20 +97,20 @@ __global__ void __launch_bounds__(TN *TN / (TS * TS), TS == 8 ? 2 : 1) k_gj_medi
             key = o > key ? o : key;
           }
           const int prow = TN - 1 - (int)(key & (unsigned)(TN - 1));
-          if (ry == prow / TS) {
-            const int pi = prow % TS;
+          if (ry == (prow >> 2)) {
+            const int pi = prow & 3;
 #pragma unroll
-            for (int j = 0; j < TS; j++) {
+            for (int j = 0; j < 4; j++) {
               T v = w[0][j];
 #pragma unroll
-              for (int i = 1; i < TS; i++)
+              for (int i = 1; i < 4; i++)
                 if (i == pi) v = w[i][j];
-              s_prow[buf][TS * cx + j] = v;
+              s_prow[buf][4 * cx + j] = v;
             }
           }
           if (cx == kb) {
 #pragma unroll
-            for (int i = 0; i < TS; i++) s_col[buf][TS * ry + i] = w[i][kk];
+            for (int i = 0; i < 4; i++) s_col[buf][4 * ry + i] = w[i][kk];
           }
           if (tid == 0) {
             s_perm[k] = prow;
@@ -135,19 +135,19 @@ __global__ void __launch_bounds__(TN *TN / (TS * TS), TS == 8 ? 2 : 1) k_gj_medi
             if (q == (prow >> 5)) used[q] |= 1u << (prow & 31);
           const T inv = nd_recip(pk);
 #pragma unroll
-          for (int i = 0; i < TS; i++) {
-            const int row = TS * ry + i;
+          for (int i = 0; i < 4; i++) {
+            const int row = 4 * ry + i;
             if (row >= n) continue;
             if (row == prow) {
               if (!detmode) {
 #pragma unroll
-                for (int j = 0; j < TS; j++) w[i][j] = (TS * cx + j == k) ? inv : w[i][j] * inv;
+                for (int j = 0; j < 4; j++) w[i][j] = (4 * cx + j == k) ? inv : w[i][j] * inv;
               }
             } else if (!(detmode && nd_bit<NW>(used, row))) {
               const T f = s_col[buf][row] * inv;
 #pragma unroll
-              for (int j = 0; j < TS; j++)
-                w[i][j] = (TS * cx + j == k) ? nd_zero<T>() - f : w[i][j] - f * s_prow[buf][TS * cx + j];
+              for (int j = 0; j < 4; j++)
+                w[i][j] = (4 * cx + j == k) ? nd_zero<T>() - f : w[i][j] - f * s_prow[buf][4 * cx + j];
             }
           }
         }
@@ -158,10 +158,10 @@ __global__ void __launch_bounds__(TN *TN / (TS * TS), TS == 8 ? 2 : 1) k_gj_medi
     if (p.mode == ND_LK_INV) {
       T *X = (T *)p.x.data + b * p.x.bs;
 #pragma unroll
-      for (int i = 0; i < TS; i++)
+      for (int i = 0; i < 4; i++)
 #pragma unroll
-        for (int j = 0; j < TS; j++) {
-          const int row = TS * ry + i, col = TS * cx + j;
+        for (int j = 0; j < 4; j++) {
+          const int row = 4 * ry + i, col = 4 * cx + j;
           if (row < n && col < n) X[(int64_t)s_step[row] * p.x.rs + (int64_t)s_perm[col] * p.x.cs] = w[i][j];
         }
     } else if (tid == 0) {
@@ -182,24 +182,19 @@ __global__ void __launch_bounds__(TN *TN / (TS * TS), TS == 8 ? 2 : 1) k_gj_medi
   }
 }
 
-/* TS x TS tiles per thread. 4 x 4 everywhere: 8 x 8 tiles for float32 at TN = 128 (256
- * threads of 64 values, a quarter of the per-step bookkeeping) measured slower on the H100
- * (2.6 ms against 1.9 ms for 1000 matrices of 128 x 128): with 128 registers a thread, two
- * blocks of 8 warps per SM hide less of each step's barrier latency than one of 32 warps. */
-template <typename T, int TN, int TS>
+template <typename T, int TN>
 nd_status nd_gjm_launch(const nd_lk_gj *p, cudaStream_t st) {
-  constexpr int threads = TN * TN / (TS * TS);
   int64_t blocks = p->batch;
-  const int64_t cap = (int64_t)nd_k_sm_count() * (2048 / threads);
+  const int64_t cap = (int64_t)nd_k_sm_count() * (TN == 128 ? 2 : 8);
   if (blocks > cap) blocks = cap;
-  k_gj_medium<T, TN, TS><<<(unsigned)blocks, threads, 0, st>>>(*p);
+  k_gj_medium<T, TN><<<(unsigned)blocks, TN * TN / 16, 0, st>>>(*p);
   return ND_K_LAUNCHED();
 }
 
 template <typename T>
 nd_status nd_gjm_dispatch(const nd_lk_gj *p, cudaStream_t st) {
-  if (p->n <= 64) return nd_gjm_launch<T, 64, 4>(p, st);
-  return nd_gjm_launch<T, 128, 4>(p, st);
+  if (p->n <= 64) return nd_gjm_launch<T, 64>(p, st);
+  return nd_gjm_launch<T, 128>(p, st);
 }
 
 }  // namespace
@@ -220,6 +215,6 @@ extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
     case 10: return nd_gjm_dispatch<float>(p, st);
     case 11: return nd_gjm_dispatch<double>(p, st);
     case 12: return nd_gjm_dispatch<nd_c64>(p, st);
-    default: return nd_gjm_launch<nd_c128, 64, 4>(p, st);
+    default: return nd_gjm_launch<nd_c128, 64>(p, st);
   }
 }

@@ -84,6 +84,15 @@ static inline nd_status nd__vendor_check_(nd__vendor_fn fn, int err, const char 
       return nd__error(ND_ERR_NULL_POINTER, "%s: argument '%s' is NULL", (fn), #ptr);    \
   } while (0)
 
+/* For functions with an optional `out`: result may be NULL when out is given (the result is
+ * out itself), not when both are. */
+#define ND_CHECK_RESULT(fn, out, result)                                                   \
+  do {                                                                                    \
+    if ((result) == NULL && (out) == NULL)                                                \
+      return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'result' is NULL (and no 'out' " \
+                       "given)", (fn));                                                   \
+  } while (0)
+
 /* Reads an environment variable as a boolean ("0", "false", "off", "no" are false; any
  * other non-empty value true); def when unset or empty. */
 int nd__env_flag(const char *name, int def);

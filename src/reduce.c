@@ -152,8 +152,7 @@ static nd_status nd__reduce(const char *fn, nd__rop op, const nd_array *a, int n
                             const int64_t *axes, int one_axis, int64_t axis, int keepdims,
                             nd_dtype dtype, double ddof, nd_array *out, nd_array **result) {
   ND_CHECK_NULL(fn, a);
-  if (out == NULL && result == NULL)
-    return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'result' is NULL (and no 'out' given)", fn);
+  ND_CHECK_RESULT(fn, out, result);
   nd__raxes rs;
   if (one_axis) ND_TRY(nd__reduce_axis1(fn, a->ndim, a->shape, axis, keepdims, &rs));
   else ND_TRY(nd__reduce_axes(fn, a->ndim, a->shape, naxes, axes, keepdims, &rs));

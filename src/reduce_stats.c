@@ -12,8 +12,7 @@ static nd_status nd__quantile_impl(const char *fn, int median, const nd_array *a
                                    const int64_t *axes, int keepdims, nd_array *out,
                                    nd_array **result) {
   ND_CHECK_NULL(fn, a);
-  if (out == NULL && result == NULL)
-    return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'result' is NULL (and no 'out' given)", fn);
+  ND_CHECK_RESULT(fn, out, result);
   if (!median) {
     if (nq < 0) return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: nq %lld is negative", fn, (long long)nq);
     if (nq > 0) ND_CHECK_NULL(fn, q);

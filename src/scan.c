@@ -72,8 +72,7 @@ static nd_status nd__scan(const char *fn, int prod, const nd_array *a, int64_t a
                           int cumulative, nd_dtype dtype, int include_initial, nd_array *out,
                           nd_array **result) {
   ND_CHECK_NULL(fn, a);
-  if (out == NULL && result == NULL)
-    return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'result' is NULL (and no 'out' given)", fn);
+  ND_CHECK_RESULT(fn, out, result);
   nd_dtype res;
   int acc;
   ND_TRY(nd__reduce_dtypes(fn, prod ? ND__R_CUMPROD : ND__R_CUMSUM, a->dtype, dtype, &res, &acc));

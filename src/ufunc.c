@@ -377,7 +377,7 @@ nd_status nd__ufunc_check_scalars(const char *fn, nd__ufunc_loop *L, const nd_op
 
 nd_status nd__ufunc_exec(const char *fn, int op, int nin, const nd_operand *in, nd_array *out,
                          nd_array **result, const nd_kparams *params) {
-  ND__UFUNC_CHECK_RESULT(fn, out, result);
+  ND_CHECK_RESULT(fn, out, result);
   ND_CHECK_NULL(fn, in);
   if (nin < 1 || nin > 3)
     return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: nin must be 1, 2 or 3 (got %d)", fn, nin);

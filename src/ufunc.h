@@ -73,11 +73,4 @@ ND_API const char *nd__ufunc_fn(int op);
 }
 #endif
 
-/* result may be NULL when out is given (the result is out itself), as for reductions. */
-#define ND__UFUNC_CHECK_RESULT(fn, out, result)                                              \
-  do {                                                                                       \
-    if ((result) == NULL && (out) == NULL)                                                   \
-      return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'result' is NULL (and no 'out' given)", fn); \
-  } while (0)
-
 #endif /* ND_UFUNC_INTERNAL_H */

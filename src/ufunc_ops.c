@@ -124,7 +124,7 @@ static nd_status nd__operand_dtypes(const char *fn, int nin, const nd_operand *i
 
 static nd_status nd__clip(const char *fn, nd_operand a, nd_operand lo, nd_operand hi,
                           nd_array *out, nd_array **result) {
-  ND__UFUNC_CHECK_RESULT(fn, out, result);
+  ND_CHECK_RESULT(fn, out, result);
   const int has_lo = lo.kind != ND_OPERAND_NONE, has_hi = hi.kind != ND_OPERAND_NONE;
   if (!has_lo && !has_hi)
     return nd__error(ND_ERR_VALUE, "%s: One of max or min must be given", fn);
@@ -193,7 +193,7 @@ static void nd__same_loop(nd__ufunc_loop *L, int op, int kop, nd_dtype d, int ac
 nd_status nd_round(const nd_array *a, int decimals, nd_array *out, nd_array **result) {
   const char *fn = "nd_round";
   ND_CHECK_NULL(fn, a);
-  ND__UFUNC_CHECK_RESULT(fn, out, result);
+  ND_CHECK_RESULT(fn, out, result);
   const nd_operand in[1] = {nd_arg(a)};
   const char kind = nd_dtype_kind(a->dtype);
   if (decimals == 0 && kind != ND_KIND_INT && kind != ND_KIND_UINT)
@@ -216,7 +216,7 @@ nd_status nd_nan_to_num(const nd_array *a, double nan, double posinf, double neg
                         nd_array *out, nd_array **result) {
   const char *fn = "nd_nan_to_num";
   ND_CHECK_NULL(fn, a);
-  ND__UFUNC_CHECK_RESULT(fn, out, result);
+  ND_CHECK_RESULT(fn, out, result);
   const nd_operand in[1] = {nd_arg(a)};
   const char kind = nd_dtype_kind(a->dtype);
   nd__ufunc_loop L;

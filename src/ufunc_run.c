@@ -124,7 +124,7 @@ static nd_status nd__ufunc_launch(const char *fn, const nd__ufunc_loop *L, nd_st
 
 nd_status nd__ufunc_run(const char *fn, const nd__ufunc_loop *L, const nd_operand *in,
                         nd_array *out, nd_array **result, const nd_kparams *params) {
-  ND__UFUNC_CHECK_RESULT(fn, out, result);
+  ND_CHECK_RESULT(fn, out, result);
   ND_CHECK_NULL(fn, in);
   const int nin = L->nin;
   const nd_array *arr[3] = {NULL, NULL, NULL};
