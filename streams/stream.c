@@ -38,9 +38,11 @@ static void nd__binding_default(void) {
 
 /* ---- devices --------------------------------------------------------------------------- */
 
+int nd_k_device(int *device); /* kernels/launch.cu */
+
 nd_status nd__device_current(const char *fn, int *device) {
   int d = -1;
-  cudaError_t e = cudaGetDevice(&d);
+  cudaError_t e = (cudaError_t)nd_k_device(&d);
   if (e != cudaSuccess || d < 0) {
     (void)cudaGetLastError();
     return nd__error(ND_ERR_NO_DEVICE, "%s: no CUDA device is available (%s)", fn,
