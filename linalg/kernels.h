@@ -50,7 +50,8 @@ nd_status nd_lk_gj_small(const nd_lk_gj *p, void *stream);
 nd_status nd_lk_inv_tiny(const nd_lk_gj *p, void *stream);
 int nd_lk_inv_tiny_ok(int dtype, int n);
 
-/* 32 < n <= 128 (complex128: n <= 64): one block per matrix, a 4x4 register tile per thread.
+/* 32 < n <= 128 (complex128: n <= 64): one block per matrix, blocked Gauss-Jordan with the
+ * matrix in register tiles (linalg/medium_gj.cu).
  * Modes INV, DET, SLOGDET; x must be C-contiguous per matrix (rs = n, cs = 1). */
 nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream);
 /* Whether nd_lk_gj_medium handles this size and dtype. */

@@ -1,203 +1,577 @@
 /* Batched Gauss-Jordan for medium matrices (32 < n <= 128): inverse, det, slogdet.
  *
- * Geometry. One block per matrix (blocks loop over the batch). The matrix is padded to TN = 64
- * or 128 and split into 4x4 tiles; thread (ry, cx) keeps tile (ry, cx) in registers, so a block
- * has (TN/4)^2 = 256 or 1024 threads and the whole matrix lives in the register file. Threads
- * are numbered row-tile-major, so a warp reads whole rows (coalesced loads).
+ * Algorithm. The in-place Gauss-Jordan of small_gj.cu (implicit row pivoting: rows never
+ * move; the pivot of step k is the unused row with the largest |a[r][k]|, ties to the lowest
+ * row; results land in row s_r / column p_k), blocked by panels of B columns. One warp, the
+ * panel warp, runs the B steps of a panel on the TN x B panel alone (its pivot search is one
+ * warp reduction, with no block barrier), which yields the pivot rows p_0..p_{B-1} and the
+ * panel's final columns W. The rest of the matrix then takes the B steps at once: with P the
+ * panel's pivot rows,
+ *     a[r][j] <- (r in P ? 0 : a[r][j]) + sum_t W[r][t] * a[p_t][j]      (j outside the panel)
+ * which is the product of the B elementary Gauss-Jordan transforms: a rank-B update done as a
+ * register-tiled outer product (B fused multiply-adds per element per panel, no barrier per
+ * step). The pivot choices and the panel columns are those of the unblocked algorithm applied
+ * to the panel's current values; the other columns differ only in the order of rounding, as
+ * in a blocked LU. Det and slogdet run the same elimination (the used rows' extra updates do
+ * not touch the pivots).
  *
- * Step k (same in-place algorithm with implicit pivoting as small_gj.cu): the threads owning
- * column k post the best pivot key of their four rows; after a barrier every warp reduces the
- * TN/4 keys with shuffles (no second barrier); the pivot row and column k are posted to shared
- * memory; after a second barrier every thread updates its tile with 16 fused multiply-adds from
- * two broadcast reads. Shared buffers alternate between even and odd steps, so two barriers per
- * step suffice. Results land in row s_r / column p_k as in small_gj.cu.
+ * Geometry. The matrix is padded to TN = 64 or 128 with an identity block (steps past n pivot
+ * on their own padding row, a no-op on the real part, so every panel is whole) and split into
+ * RT x CT tiles, one per update thread, held in registers; threads are numbered
+ * row-tile-major. Two kernels:
+ *   k_gjb_sync: warp 0 is also the panel warp; three block barriers per panel (panel posted,
+ *     W posted, pivot rows posted). B divides CT. With STASH the panel warp parks its tile in
+ *     the idle output stage while it factors, so tile and panel need not share registers.
+ *   k_gjb_la: B = RT = CT; one extra warp does only panels, with lookahead: while the update
+ *     threads apply panel q, it applies panel q to the next panel's columns itself (W_q is
+ *     still in shared memory, the pivot rows' entries are in the posted panel) and factors
+ *     it. Producer/consumer named barriers (bar.arrive / bar.sync) over double-buffered panels
+ *     and W; the update threads have one barrier of their own per panel (pivot rows posted).
+ * Results go through a shared stage (the scatter to row s_r / column p_k then costs no global
+ * traffic) and leave with coalesced, 16-byte where aligned, stores. One block per matrix.
  *
- * complex128 at TN = 128 would need 64 registers for the tile alone at 1024 threads per block,
- * so it is limited to n <= 64 here (larger sizes go to cuSOLVER).
- *
- * 8x8 tiles for float32 at TN = 128 (256 threads, a quarter of the per-step bookkeeping) were
- * measured slower on the H100: 2.6 ms against 1.9 ms for 1000 matrices of 128 x 128. */
+ * Failure. info is the first exactly-zero pivot's 1-based index; the run continues with
+ * inf/NaN; every loop has a fixed trip count. Rows >= n are never searched for steps < n and
+ * steps >= n pivot on their own row, so s_r and p_k stay a permutation of the real block even
+ * for NaN input, and no write leaves the n x n slot. */
+#include <string.h>
+
 #include "kernels/launch.cuh"
 #include "linalg/kernels.h"
 #include "linalg/scalar.cuh"
 
 namespace {
 
-template <int TN>
-__device__ __forceinline__ unsigned nd_mkey(double mag, int row) {
-  unsigned bits = __float_as_uint((float)mag) & 0x7fffffffu;
+/* ---- small helpers ------------------------------------------------------------------- */
+
+/* Pivot key over TN rows (see nd_pivot_key in scalar.cuh; here the low log2(TN) bits hold
+ * TN - 1 - row). */
+template <int TN, typename M>
+__device__ __forceinline__ unsigned nd_bkey(M mag, int row) {
+  const unsigned bits = __float_as_uint((float)mag) & 0x7fffffffu;
   return (bits & ~(unsigned)(TN - 1)) | (unsigned)(TN - 1 - row);
 }
 
-template <int NW>
-__device__ __forceinline__ bool nd_bit(const uint32_t (&m)[NW], int row) {
-  bool r = false;
-#pragma unroll
-  for (int w = 0; w < NW; w++)
-    if (w == (row >> 5)) r = (m[w] >> (row & 31)) & 1u;
-  return r;
+/* Warp maximum: one redux.sync instruction on sm_80 and later. */
+__device__ __forceinline__ unsigned nd_warp_max(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, v);
+#else
+  for (int off = 16; off > 0; off >>= 1) {
+    const unsigned o = __shfl_xor_sync(0xffffffffu, v, off);
+    v = o > v ? o : v;
+  }
+  return v;
+#endif
 }
 
+__device__ __forceinline__ float nd_shfl(float v, int src) { return __shfl_sync(0xffffffffu, v, src); }
+__device__ __forceinline__ double nd_shfl(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
+template <typename R>
+__device__ __forceinline__ nd_cplx<R> nd_shfl(nd_cplx<R> v, int src) {
+  return {nd_shfl(v.re, src), nd_shfl(v.im, src)};
+}
+
+/* N consecutive values between (16-byte aligned) shared memory and registers, 16 bytes at a
+ * time. */
+template <typename T, int N>
+__device__ __forceinline__ void nd_ld(T (&v)[N], const T *p) {
+  static_assert(N * sizeof(T) % 16 == 0, "whole 16-byte vectors");
+  uint4 u[N * sizeof(T) / 16];
+#pragma unroll
+  for (int q = 0; q < (int)(N * sizeof(T) / 16); q++) u[q] = ((const uint4 *)p)[q];
+  memcpy(v, u, sizeof v);
+}
+template <typename T>
+__device__ __forceinline__ void nd_ld16(T *v, const T *p) {
+  const uint4 u = *(const uint4 *)p;
+  memcpy(v, &u, 16);
+}
+template <typename T>
+__device__ __forceinline__ void nd_st16(T *p, const T *v) {
+  uint4 u;
+  memcpy(&u, v, 16);
+  *(uint4 *)p = u;
+}
+
+__device__ __forceinline__ void nd_bar_sync(int id, int count) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+/* bar.arrive synchronizes with the bar.sync that completes the barrier (PTX memory model);
+ * the fence states the producer's intent and costs little next to a panel. */
+__device__ __forceinline__ void nd_bar_arrive(int id, int count) {
+  __threadfence_block();
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+
+/* ---- the panel warp ------------------------------------------------------------------ */
+
+/* Pivot bookkeeping of one matrix, kept by the panel warp (every lane holds the same values
+ * except used, whose bit q says whether row lane + 32 q has been a pivot or is padding). */
+template <typename T>
+struct nd_gjb_piv {
+  unsigned used;
+  int fail, parity;
+  T det;
+  typename nd_real_of<T>::type logabs;
+};
+
 template <typename T, int TN>
-__global__ void __launch_bounds__(TN *TN / 16) k_gj_medium(nd_lk_gj p) {
+__device__ __forceinline__ void nd_gjb_piv_init(nd_gjb_piv<T> &ps, int n, int lane) {
+  ps.used = 0;
+#pragma unroll
+  for (int q = 0; q < TN / 32; q++)
+    if (lane + 32 * q >= n) ps.used |= 1u << q;
+  ps.fail = 0;
+  ps.parity = 0;
+  ps.det = nd_one<T>();
+  ps.logabs = 0;
+}
+
+/* Runs steps k0 .. k0 + B - 1 on the panel pw (lane holds rows lane + 32 q), leaving the
+ * panel's final columns W in pw and in s_wt (B x TN, transposed), the pivot rows in piv, the
+ * bit q of pivm set when row lane + 32 q was one of them, and p_k / s_r in s_perm / s_step.
+ * A pivot row is not scaled when chosen: its slot k becomes 1 and the scale 1/pivot is applied
+ * once at the end (the later updates are homogeneous in the row, as in small_gj.cu). */
+template <typename T, int TN, int B>
+__device__ __forceinline__ void nd_gjb_factor(T (&pw)[TN / 32][B], nd_gjb_piv<T> &ps, int (&piv)[B],
+                                              unsigned &pivm, int k0, int n, bool detmode, int lane,
+                                              T *s_wt, int *s_perm, int *s_step) {
+  constexpr int RP = TN / 32;
+  T rs[RP];
+#pragma unroll
+  for (int q = 0; q < RP; q++) rs[q] = nd_one<T>();
+  pivm = 0;
+#pragma unroll
+  for (int t = 0; t < B; t++) {
+    const int k = k0 + t;
+    unsigned key = 0;
+#pragma unroll
+    for (int q = 0; q < RP; q++) {
+      const unsigned kq = nd_bkey<TN>(nd_abs1(pw[q][t]), lane + 32 * q);
+      if (!((ps.used >> q) & 1u) && kq > key) key = kq;
+    }
+    key = nd_warp_max(key);
+    int prow = TN - 1 - (int)(key & (unsigned)(TN - 1));
+    if (k >= n) prow = k;
+    const int src = prow & 31, qp = prow >> 5;
+    T pr[B];
+#pragma unroll
+    for (int j = 0; j < B; j++) {
+      T v = pw[0][j];
+#pragma unroll
+      for (int q = 1; q < RP; q++)
+        if (qp == q) v = pw[q][j];
+      pr[j] = nd_shfl(v, src);
+    }
+    const T pk = pr[t];
+    if (k < n) {
+      if (nd_is_zero(pk) && ps.fail == 0) ps.fail = k + 1;
+      if (detmode) {
+        int below = 0;
+#pragma unroll
+        for (int q = 0; q < RP; q++) {
+          const unsigned m = __ballot_sync(0xffffffffu, (ps.used >> q) & 1u);
+          if (q < qp) below += __popc(m);
+          else if (q == qp) below += __popc(m & ((1u << src) - 1u));
+        }
+        ps.parity ^= (prow - below) & 1;
+        ps.det = ps.det * pk;
+        ps.logabs += log(nd_abs(pk));
+      }
+    }
+    if (lane == src) ps.used |= 1u << qp;
+    if (lane == 0) {
+      s_perm[k] = prow;
+      s_step[prow] = k;
+    }
+    piv[t] = prow;
+    const T inv = nd_recip(pk);
+#pragma unroll
+    for (int q = 0; q < RP; q++) {
+      const bool me = lane == src && q == qp;
+      const T f = me ? nd_zero<T>() : pw[q][t] * inv;
+#pragma unroll
+      for (int j = 0; j < B; j++)
+        if (j != t) pw[q][j] = pw[q][j] - f * pr[j];
+      pw[q][t] = me ? nd_one<T>() : nd_zero<T>() - f;
+      if (me) {
+        rs[q] = inv;
+        pivm |= 1u << q;
+      }
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < RP; q++)
+#pragma unroll
+    for (int j = 0; j < B; j++) pw[q][j] = pw[q][j] * rs[q];
+#pragma unroll
+  for (int t = 0; t < B; t++)
+#pragma unroll
+    for (int q = 0; q < RP; q++) s_wt[t * TN + lane + 32 * q] = pw[q][t];
+}
+
+/* det / slogdet / info of one matrix, by lane 0 of the panel warp. */
+template <typename T>
+__device__ __forceinline__ void nd_gjb_results(const nd_lk_gj &p, int64_t b, const nd_gjb_piv<T> &ps) {
   typedef typename nd_real_of<T>::type R;
-  constexpr int TT = TN / 4;
-  constexpr int NW = TN / 32;
-  __shared__ unsigned s_key[2][TT];
-  __shared__ T s_prow[2][TN];
-  __shared__ T s_col[2][TN];
-  __shared__ int s_perm[TN];
-  __shared__ int s_step[TN];
-  const int tid = threadIdx.x, lane = tid & 31;
-  const int cx = tid % TT, ry = tid / TT;
+  if (p.mode == ND_LK_DET) {
+    ((T *)p.det)[b] = ps.fail ? nd_zero<T>() : (ps.parity ? nd_zero<T>() - ps.det : ps.det);
+  } else if (p.mode == ND_LK_SLOGDET) {
+    T sign = nd_phase(ps.det);
+    if (ps.parity) sign = nd_zero<T>() - sign;
+    ((T *)p.det)[b] = ps.fail ? nd_zero<T>() : sign;
+    ((R *)p.logdet)[b] = ps.fail ? R(-INFINITY) : ps.logabs;
+  }
+  if (p.info != NULL) p.info[b] = ps.fail;
+  if (ps.fail && p.first != NULL) atomicMin(p.first, (unsigned long long)b);
+}
+
+/* ---- the update threads -------------------------------------------------------------- */
+
+/* Position of column c in the pivot-row buffer: each thread's CT columns are CT / V vectors of
+ * 16 bytes, and vector v of every thread is stored next to vector v of its neighbours, so a
+ * warp reading its vectors hits consecutive addresses (no bank conflicts). */
+template <typename T, int TN, int CT>
+__device__ __forceinline__ int nd_prow_pos(int cx, int v) {
+  constexpr int V = 16 / (int)sizeof(T);
+  return v * (TN / CT) * V + cx * V;
+}
+
+/* Loads tile (ry, cx) of matrix b, padded with the identity. */
+template <typename T, int TN, int RT, int CT>
+__device__ __forceinline__ void nd_gjb_load(T (&w)[RT][CT], const nd_lk_gj &p, int64_t b, int ry, int cx) {
+  constexpr int V = 16 / (int)sizeof(T);
   const int n = p.n;
-  const bool detmode = p.mode == ND_LK_DET || p.mode == ND_LK_SLOGDET;
   const T *A = (const T *)p.a.data;
-
-  for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
-    T w[4][4];
+  const bool vec = n == TN && p.a.cs == 1 && (p.a.rs * (int64_t)sizeof(T)) % 16 == 0 &&
+                   (p.a.bs * (int64_t)sizeof(T)) % 16 == 0 && ((uintptr_t)A & 15) == 0;
+  if (vec) {
 #pragma unroll
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < RT; i++) {
+      const T *src = A + b * p.a.bs + (int64_t)(RT * ry + i) * p.a.rs + CT * cx;
 #pragma unroll
-      for (int j = 0; j < 4; j++) {
-        const int row = 4 * ry + i, col = 4 * cx + j;
-        w[i][j] = (row < n && col < n) ? A[b * p.a.bs + row * p.a.rs + col * p.a.cs] : nd_zero<T>();
-      }
-    uint32_t used[NW];
-#pragma unroll
-    for (int q = 0; q < NW; q++) {
-      /* rows >= n count as used, so they never pivot */
-      const int lo = q * 32;
-      used[q] = n <= lo ? 0xffffffffu : (n >= lo + 32 ? 0u : ~((1u << (n - lo)) - 1u));
-    }
-    int fail = 0, parity = 0;
-    T det = nd_one<T>();
-    R logabs = R(0);
-
-    for (int kb = 0; kb < TT && 4 * kb < n; kb++) {
-#pragma unroll
-      for (int kk = 0; kk < 4; kk++) {
-        const int k = 4 * kb + kk;
-        if (k < n) {
-          const int buf = k & 1;
-          if (cx == kb) {
-            unsigned best = 0;
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-              const int row = 4 * ry + i;
-              if (!nd_bit<NW>(used, row)) {
-                unsigned key = nd_mkey<TN>((double)nd_abs1(w[i][kk]), row);
-                best = key > best ? key : best;
-              }
-            }
-            s_key[buf][ry] = best;
-          }
-          __syncthreads();
-          unsigned key = lane < TT ? s_key[buf][lane] : 0u;
-#pragma unroll
-          for (int off = 16; off > 0; off >>= 1) {
-            unsigned o = __shfl_xor_sync(0xffffffffu, key, off);
-            key = o > key ? o : key;
-          }
-          const int prow = TN - 1 - (int)(key & (unsigned)(TN - 1));
-          if (ry == (prow >> 2)) {
-            const int pi = prow & 3;
-#pragma unroll
-            for (int j = 0; j < 4; j++) {
-              T v = w[0][j];
-#pragma unroll
-              for (int i = 1; i < 4; i++)
-                if (i == pi) v = w[i][j];
-              s_prow[buf][4 * cx + j] = v;
-            }
-          }
-          if (cx == kb) {
-#pragma unroll
-            for (int i = 0; i < 4; i++) s_col[buf][4 * ry + i] = w[i][kk];
-          }
-          if (tid == 0) {
-            s_perm[k] = prow;
-            s_step[prow] = k;
-          }
-          __syncthreads();
-          const T pk = s_prow[buf][k];
-          if (nd_is_zero(pk) && fail == 0) fail = k + 1;
-          if (detmode) {
-            int below = 0;
-#pragma unroll
-            for (int q = 0; q < NW; q++) {
-              if (q < (prow >> 5)) below += __popc(used[q]);
-              else if (q == (prow >> 5)) below += __popc(used[q] & ((1u << (prow & 31)) - 1u));
-            }
-            parity ^= (prow - below) & 1;
-            det = det * pk;
-            logabs += log(nd_abs(pk));
-          }
-#pragma unroll
-          for (int q = 0; q < NW; q++)
-            if (q == (prow >> 5)) used[q] |= 1u << (prow & 31);
-          const T inv = nd_recip(pk);
-#pragma unroll
-          for (int i = 0; i < 4; i++) {
-            const int row = 4 * ry + i;
-            if (row >= n) continue;
-            if (row == prow) {
-              if (!detmode) {
-#pragma unroll
-                for (int j = 0; j < 4; j++) w[i][j] = (4 * cx + j == k) ? inv : w[i][j] * inv;
-              }
-            } else if (!(detmode && nd_bit<NW>(used, row))) {
-              const T f = s_col[buf][row] * inv;
-#pragma unroll
-              for (int j = 0; j < 4; j++)
-                w[i][j] = (4 * cx + j == k) ? nd_zero<T>() - f : w[i][j] - f * s_prow[buf][4 * cx + j];
-            }
-          }
-        }
+      for (int v = 0; v < CT / V; v++) {
+        const uint4 u = __ldg((const uint4 *)src + v);
+        memcpy(&w[i][v * V], &u, 16);
       }
     }
-
-    __syncthreads();
-    if (p.mode == ND_LK_INV) {
-      T *X = (T *)p.x.data + b * p.x.bs;
+  } else {
 #pragma unroll
-      for (int i = 0; i < 4; i++)
+    for (int i = 0; i < RT; i++)
 #pragma unroll
-        for (int j = 0; j < 4; j++) {
-          const int row = 4 * ry + i, col = 4 * cx + j;
-          if (row < n && col < n) X[(int64_t)s_step[row] * p.x.rs + (int64_t)s_perm[col] * p.x.cs] = w[i][j];
-        }
-    } else if (tid == 0) {
-      if (p.mode == ND_LK_DET) {
-        ((T *)p.det)[b] = fail ? nd_zero<T>() : (parity ? nd_zero<T>() - det : det);
-      } else {
-        T sign = nd_phase(det);
-        if (parity) sign = nd_zero<T>() - sign;
-        ((T *)p.det)[b] = fail ? nd_zero<T>() : sign;
-        ((R *)p.logdet)[b] = fail ? R(-INFINITY) : logabs;
+      for (int j = 0; j < CT; j++) {
+        const int row = RT * ry + i, col = CT * cx + j;
+        w[i][j] = (row < n && col < n) ? A[b * p.a.bs + row * p.a.rs + col * p.a.cs]
+                                       : (row == col ? nd_one<T>() : nd_zero<T>());
       }
-    }
-    if (tid == 0) {
-      if (p.info != NULL) p.info[b] = fail;
-      if (fail && p.first != NULL) atomicMin(p.first, (unsigned long long)b);
-    }
-    __syncthreads();
   }
 }
 
+/* Posts this thread's parts of the panel's pivot rows (rows whose step lies in
+ * [k0, k0 + B)); st[i] gets row i's step minus k0. */
+template <typename T, int TN, int RT, int CT, int B>
+__device__ __forceinline__ void nd_gjb_post(const T (&w)[RT][CT], int (&st)[RT], const int *s_step,
+                                            T *s_prow, int k0, int ry, int cx) {
+  constexpr int V = 16 / (int)sizeof(T);
+  nd_ld(st, s_step + RT * ry);
+#pragma unroll
+  for (int i = 0; i < RT; i++) {
+    st[i] -= k0;
+    if ((unsigned)st[i] < (unsigned)B) {
+#pragma unroll
+      for (int v = 0; v < CT / V; v++) nd_st16(s_prow + st[i] * TN + nd_prow_pos<T, TN, CT>(cx, v), &w[i][v * V]);
+    }
+  }
+}
+
+/* The rank-B update of the tile from W (s_wt, B x TN) and the pivot rows (s_prow). */
+template <typename T, int TN, int RT, int CT, int B>
+__device__ __forceinline__ void nd_gjb_update(T (&w)[RT][CT], const int (&st)[RT], const T *s_wt,
+                                              const T *s_prow, int ry, int cx) {
+  constexpr int V = 16 / (int)sizeof(T);
+#pragma unroll
+  for (int i = 0; i < RT; i++)
+    if ((unsigned)st[i] < (unsigned)B) {
+#pragma unroll
+      for (int j = 0; j < CT; j++) w[i][j] = nd_zero<T>();
+    }
+  /* not unrolled: each step has RT x CT independent multiply-adds, and unrolling lets the
+   * compiler hoist every step's loads, which spills the tile */
+#pragma unroll 1
+  for (int t = 0; t < B; t++) {
+    T a[RT], c[CT];
+    nd_ld(a, s_wt + t * TN + RT * ry);
+#pragma unroll
+    for (int v = 0; v < CT / V; v++) nd_ld16(&c[v * V], s_prow + t * TN + nd_prow_pos<T, TN, CT>(cx, v));
+#pragma unroll
+    for (int i = 0; i < RT; i++)
+#pragma unroll
+      for (int j = 0; j < CT; j++) w[i][j] = w[i][j] + a[i] * c[j];
+  }
+}
+
+/* Columns c0 .. c0 + B - 1 of the tile (those of the panel) <- W. */
+template <typename T, int TN, int RT, int CT, int B>
+__device__ __forceinline__ void nd_gjb_take_w(T (&w)[RT][CT], const T *s_wt, int ry, int c0) {
+#pragma unroll
+  for (int t = 0; t < B; t++) {
+    T a[RT];
+    nd_ld(a, s_wt + t * TN + RT * ry);
+#pragma unroll
+    for (int i = 0; i < RT; i++) w[i][c0 + t] = a[i];
+  }
+}
+
+/* Scatters the finished tile into the stage at its output place (row s_r, column p_k). */
+template <typename T, int TN, int RT, int CT>
+__device__ __forceinline__ void nd_gjb_stage(const T (&w)[RT][CT], T *s_stage, const int *s_perm,
+                                             const int *s_step, int n, int ry, int cx) {
+  int pc[CT], sr[RT];
+  nd_ld(pc, s_perm + CT * cx);
+  nd_ld(sr, s_step + RT * ry);
+#pragma unroll
+  for (int i = 0; i < RT; i++)
+#pragma unroll
+    for (int j = 0; j < CT; j++)
+      if (RT * ry + i < n && CT * cx + j < n) s_stage[sr[i] * TN + pc[j]] = w[i][j];
+}
+
+/* Stage -> x[b], coalesced, by nthreads threads. */
 template <typename T, int TN>
-nd_status nd_gjm_launch(const nd_lk_gj *p, cudaStream_t st) {
-  int64_t blocks = p->batch;
-  const int64_t cap = (int64_t)nd_k_sm_count() * (TN == 128 ? 2 : 8);
-  if (blocks > cap) blocks = cap;
-  k_gj_medium<T, TN><<<(unsigned)blocks, TN * TN / 16, 0, st>>>(*p);
+__device__ __forceinline__ void nd_gjb_store(const nd_lk_gj &p, int64_t b, const T *s_stage, int tid,
+                                             int nthreads) {
+  const int n = p.n;
+  T *X = (T *)p.x.data + b * p.x.bs;
+  const int lane = tid & 31, warp = tid >> 5, nw = nthreads >> 5;
+  const bool vec = p.x.cs == 1 && (n * (int)sizeof(T)) % 16 == 0 && (p.x.rs * (int64_t)sizeof(T)) % 16 == 0 &&
+                   ((uintptr_t)X & 15) == 0;
+  if (vec) {
+    const int vr = n * (int)sizeof(T) / 16;
+    for (int i = warp; i < n; i += nw)
+      for (int v = lane; v < vr; v += 32)
+        ((uint4 *)(X + (int64_t)i * p.x.rs))[v] = ((const uint4 *)(s_stage + i * TN))[v];
+  } else {
+    for (int i = warp; i < n; i += nw)
+      for (int j = lane; j < n; j += 32) X[(int64_t)i * p.x.rs + (int64_t)j * p.x.cs] = s_stage[i * TN + j];
+  }
+}
+
+template <typename T, int TN, int B, int NB>
+constexpr size_t nd_gjb_smem() {
+  /* stage, NB panel buffers (TN x B), NB W buffers (B x TN), pivot rows (B x TN), p_k, s_r */
+  return sizeof(T) * ((size_t)TN * TN + (size_t)NB * TN * B + (size_t)NB * B * TN + (size_t)B * TN) +
+         2 * TN * sizeof(int);
+}
+
+/* ---- kernel 1: warp 0 runs the panels, block barriers ------------------------------------ */
+
+template <typename T, int TN, int RT, int CT, int B, int MINB, bool STASH>
+__global__ void __launch_bounds__((TN / RT) * (TN / CT), MINB) k_gjb_sync(nd_lk_gj p) {
+  constexpr int NC = TN / CT, NT = (TN / RT) * NC, RP = TN / 32, V = 16 / (int)sizeof(T);
+  static_assert(CT % B == 0 && NT >= 32, "panel inside a tile column; at least one warp");
+  extern __shared__ __align__(16) unsigned char nd_smem[];
+  T *s_stage = (T *)nd_smem;
+  T *s_pan = s_stage + TN * TN;
+  T *s_wt = s_pan + TN * B;
+  T *s_prow = s_wt + B * TN;
+  int *s_perm = (int *)(s_prow + B * TN);
+  int *s_step = s_perm + TN;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int ry = tid / NC, cx = tid % NC;
+  const int n = p.n;
+  const bool detmode = p.mode == ND_LK_DET || p.mode == ND_LK_SLOGDET;
+
+  for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
+    /* s_step must not hold the previous matrix's steps: a row's step is read before the row has
+     * been a pivot (the last barrier of the previous matrix orders this after its reads) */
+    for (int r = tid; r < TN; r += NT) s_step[r] = -1;
+    T w[RT][CT];
+    nd_gjb_load<T, TN, RT, CT>(w, p, b, ry, cx);
+    nd_gjb_piv<T> ps;
+    nd_gjb_piv_init<T, TN>(ps, n, lane);
+
+    for (int kc = 0; kc * CT < n; kc++) {
+#pragma unroll
+      for (int s = 0; s < CT / B; s++) {
+        const int k0 = kc * CT + s * B;
+        if (k0 < n) {
+          if (cx == kc) {
+#pragma unroll
+            for (int i = 0; i < RT; i++)
+#pragma unroll
+              for (int v = 0; v < (int)(B * sizeof(T) / 16); v++)
+                nd_st16(s_pan + (RT * ry + i) * B + v * (16 / (int)sizeof(T)), &w[i][s * B + v * (16 / (int)sizeof(T))]);
+          }
+          __syncthreads();
+          if (warp == 0) {
+            /* STASH: the panel warp parks its tile in the (idle) stage, so that the tile and the
+             * panel need not be in registers at once */
+            if (STASH) {
+#pragma unroll
+              for (int i = 0; i < RT; i++)
+#pragma unroll
+                for (int v = 0; v < CT / V; v++) nd_st16(s_stage + ((i * (CT / V) + v) * 32 + lane) * V, &w[i][v * V]);
+            }
+            T pw[RP][B];
+#pragma unroll
+            for (int q = 0; q < RP; q++) nd_ld(pw[q], s_pan + (lane + 32 * q) * B);
+            int piv[B];
+            unsigned pivm;
+            nd_gjb_factor<T, TN, B>(pw, ps, piv, pivm, k0, n, detmode, lane, s_wt, s_perm, s_step);
+            if (STASH) {
+#pragma unroll
+              for (int i = 0; i < RT; i++)
+#pragma unroll
+                for (int v = 0; v < CT / V; v++) nd_ld16(&w[i][v * V], s_stage + ((i * (CT / V) + v) * 32 + lane) * V);
+            }
+          }
+          __syncthreads();
+          int st[RT];
+          nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step, s_prow, k0, ry, cx);
+          __syncthreads();
+          nd_gjb_update<T, TN, RT, CT, B>(w, st, s_wt, s_prow, ry, cx);
+          if (cx == kc) nd_gjb_take_w<T, TN, RT, CT, B>(w, s_wt, ry, s * B);
+        }
+      }
+    }
+
+    if (p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
+    if (tid == 0) nd_gjb_results<T>(p, b, ps);
+    __syncthreads();
+    if (p.mode == ND_LK_INV) nd_gjb_store<T, TN>(p, b, s_stage, tid, NT);
+  }
+}
+
+/* ---- kernel 2: a dedicated panel warp with lookahead ------------------------------------- */
+
+/* Named barriers: 1 + (q & 1): panel q posted (update threads arrive, panel warp waits);
+ * 3 + (q & 1): W of panel q posted (panel warp arrives, update threads wait); 5: the update
+ * threads' own barrier (pivot rows posted). Alternating ids keep a barrier from being
+ * arrived at twice before it completes: the update threads post panel q + 2 only after
+ * consuming W_q, which the panel warp posts after waiting for panel q. */
+template <typename T, int TN, int RT, int MINB>
+__global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_lk_gj p) {
+  constexpr int B = RT, CT = RT, NC = TN / CT, NU = NC * NC, NT = NU + 32, RP = TN / 32;
+  constexpr int V = 16 / (int)sizeof(T);
+  extern __shared__ __align__(16) unsigned char nd_smem[];
+  T *s_stage = (T *)nd_smem;
+  T *s_pan = s_stage + TN * TN;  /* [2][TN][B] */
+  T *s_wt = s_pan + 2 * TN * B;  /* [2][B][TN] */
+  T *s_prow = s_wt + 2 * B * TN; /* [B][TN] */
+  int *s_perm = (int *)(s_prow + B * TN);
+  int *s_step = s_perm + TN;
+  const int tid = threadIdx.x, lane = tid & 31;
+  const int n = p.n, np = (n + B - 1) / B;
+  const bool detmode = p.mode == ND_LK_DET || p.mode == ND_LK_SLOGDET;
+
+  for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
+    if (tid < NU) {
+      const int ry = tid / NC, cx = tid % NC;
+      for (int r = tid; r < TN; r += NU) s_step[r] = -1;
+      T w[RT][CT];
+      nd_gjb_load<T, TN, RT, CT>(w, p, b, ry, cx);
+      if (cx < 2 && cx < np) {
+#pragma unroll
+        for (int i = 0; i < RT; i++)
+#pragma unroll
+          for (int v = 0; v < CT / V; v++) nd_st16(s_pan + cx * TN * B + (RT * ry + i) * B + v * V, &w[i][v * V]);
+      }
+      nd_bar_arrive(1, NT);
+      if (np > 1) nd_bar_arrive(2, NT);
+      for (int q = 0; q < np; q++) {
+        const T *wt = s_wt + (q & 1) * B * TN;
+        nd_bar_sync(3 + (q & 1), NT);
+        int st[RT];
+        nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step, s_prow, q * B, ry, cx);
+        nd_bar_sync(5, NU);
+        nd_gjb_update<T, TN, RT, CT, B>(w, st, wt, s_prow, ry, cx);
+        if (cx == q) nd_gjb_take_w<T, TN, RT, CT, B>(w, wt, ry, 0);
+        if (q + 2 < np) {
+          if (cx == q + 2) {
+#pragma unroll
+            for (int i = 0; i < RT; i++)
+#pragma unroll
+              for (int v = 0; v < CT / V; v++)
+                nd_st16(s_pan + (q & 1) * TN * B + (RT * ry + i) * B + v * V, &w[i][v * V]);
+          }
+          nd_bar_arrive(1 + (q & 1), NT);
+        }
+      }
+      if (p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
+    } else {
+      nd_gjb_piv<T> ps;
+      nd_gjb_piv_init<T, TN>(ps, n, lane);
+      int piv[B];
+      unsigned pivm = 0;
+      for (int q = 0; q < np; q++) {
+        const T *pan = s_pan + (q & 1) * TN * B;
+        nd_bar_sync(1 + (q & 1), NT);
+        /* panel q as of update q - 2 (posted by its owners), brought up to date with panel q - 1 */
+        T pn[RP][B];
+#pragma unroll
+        for (int r = 0; r < RP; r++) nd_ld(pn[r], pan + (lane + 32 * r) * B);
+        if (q > 0) {
+#pragma unroll
+          for (int r = 0; r < RP; r++)
+            if ((pivm >> r) & 1u) {
+#pragma unroll
+              for (int j = 0; j < B; j++) pn[r][j] = nd_zero<T>();
+            }
+          /* W_{q-1} is still in its buffer: W_{q+1} overwrites it only after this panel */
+          const T *wprev = s_wt + ((q - 1) & 1) * B * TN;
+#pragma unroll
+          for (int t = 0; t < B; t++) {
+            T c[B];
+            nd_ld(c, pan + piv[t] * B);
+#pragma unroll
+            for (int r = 0; r < RP; r++) {
+              const T a = wprev[t * TN + lane + 32 * r];
+#pragma unroll
+              for (int j = 0; j < B; j++) pn[r][j] = pn[r][j] + a * c[j];
+            }
+          }
+        }
+        nd_gjb_factor<T, TN, B>(pn, ps, piv, pivm, q * B, n, detmode, lane, s_wt + (q & 1) * B * TN, s_perm,
+                                s_step);
+        nd_bar_arrive(3 + (q & 1), NT);
+      }
+      if (lane == 0) nd_gjb_results<T>(p, b, ps);
+    }
+    __syncthreads();
+    if (p.mode == ND_LK_INV) nd_gjb_store<T, TN>(p, b, s_stage, tid, NT);
+  }
+}
+
+/* ---- launchers ----------------------------------------------------------------------------- */
+
+/* One block per matrix up to a cap (blocks loop over larger batches); the hardware block
+ * scheduler then balances the tail better than a fixed grid-stride split. */
+static int64_t nd_gjb_grid(int64_t batch) {
+  const int64_t cap = (int64_t)nd_k_sm_count() * 32;
+  return batch < cap ? batch : cap;
+}
+
+/* The dynamic shared memory (stage + buffers) exceeds 48 KiB for TN = 128, so each launch
+ * raises the kernel's limit first (a cheap host-side attribute call). */
+template <typename T, int TN, int RT, int CT, int B, int MINB, bool STASH>
+nd_status nd_gjb_launch_sync(const nd_lk_gj *p, cudaStream_t st) {
+  const size_t smem = nd_gjb_smem<T, TN, B, 1>();
+  nd_status s = ND_CUDA(cudaFuncSetAttribute(k_gjb_sync<T, TN, RT, CT, B, MINB, STASH>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  if (s != ND_OK) return s;
+  k_gjb_sync<T, TN, RT, CT, B, MINB, STASH><<<(unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / CT), smem, st>>>(*p);
   return ND_K_LAUNCHED();
 }
 
-template <typename T>
-nd_status nd_gjm_dispatch(const nd_lk_gj *p, cudaStream_t st) {
-  if (p->n <= 64) return nd_gjm_launch<T, 64>(p, st);
-  return nd_gjm_launch<T, 128>(p, st);
+template <typename T, int TN, int RT, int MINB>
+nd_status nd_gjb_launch_la(const nd_lk_gj *p, cudaStream_t st) {
+  const size_t smem = nd_gjb_smem<T, TN, RT, 2>();
+  nd_status s = ND_CUDA(cudaFuncSetAttribute(k_gjb_la<T, TN, RT, MINB>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  if (s != ND_OK) return s;
+  k_gjb_la<T, TN, RT, MINB><<<(unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / RT) + 32, smem, st>>>(*p);
+  return ND_K_LAUNCHED();
 }
 
 }  // namespace
@@ -208,16 +582,30 @@ extern "C" int nd_lk_gj_medium_ok(int dtype, int n) {
   return (dtype == 10 || dtype == 11 || dtype == 12) && n <= 128;
 }
 
+/* Instances, chosen from H100 measurements (2026-11-22, medians; the previous unblocked 4x4-tile
+ * kernel in brackets): float32, TN = 128: lookahead, 8 x 8 tiles, 256 + 32 threads, two blocks
+ * per SM (96 registers), 1000 matrices of 128 in 324 us [1917]. float32, TN = 64: the
+ * barrier kernel with 8 x 8 tiles, 64 threads, eight blocks per SM, 1000 of 64 in 55.5 us
+ * [231]. float64, TN = 128: lookahead, 8 x 8 tiles, one block per SM, 200 of 128 in 186 us
+ * [843]. The other eight- and sixteen-byte instances use the barrier kernel with 8 x 4 tiles
+ * (512 threads) and panels of 4. */
 extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (p->batch == 0) return ND_OK;
   if (!nd_lk_gj_medium_ok(p->dtype, p->n) || p->mode == ND_LK_SOLVE)
     return nd__error(ND_ERR_INTERNAL, "nd_lk_gj_medium: unsupported n = %d, dtype %d, mode %d", p->n,
                      p->dtype, p->mode);
+  const bool small = p->n <= 64;
   switch (p->dtype) {
-    case 10: return nd_gjm_dispatch<float>(p, st);
-    case 11: return nd_gjm_dispatch<double>(p, st);
-    case 12: return nd_gjm_dispatch<nd_c64>(p, st);
-    default: return nd_gjm_launch<nd_c128, 64>(p, st);
+    case 10:
+      return small ? nd_gjb_launch_sync<float, 64, 8, 8, 8, 8, false>(p, st)
+                   : nd_gjb_launch_la<float, 128, 8, 2>(p, st);
+    case 11:
+      return small ? nd_gjb_launch_sync<double, 64, 4, 4, 4, 2, false>(p, st)
+                   : nd_gjb_launch_la<double, 128, 8, 1>(p, st);
+    case 12:
+      return small ? nd_gjb_launch_sync<nd_c64, 64, 4, 4, 4, 2, false>(p, st)
+                   : nd_gjb_launch_sync<nd_c64, 128, 8, 4, 4, 1, true>(p, st);
+    default: return nd_gjb_launch_sync<nd_c128, 64, 4, 4, 4, 1, false>(p, st);
   }
 }
