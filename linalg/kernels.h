@@ -40,8 +40,8 @@ typedef struct nd_lk_gj {
   unsigned long long *first; /* atomicMin of failing batch indices; may be NULL */
 } nd_lk_gj;
 
-/* n <= 32: one group of 2..32 threads (a power of two >= n) per matrix, a row per thread in
- * registers, several matrices per warp. */
+/* n <= 32: one group of threads (a power of two) per matrix, one or several rows per thread in
+ * registers, several matrices per warp (linalg/small_gj.cu). */
 nd_status nd_lk_gj_small(const nd_lk_gj *p, void *stream);
 
 /* Inverse only, tiny matrices (nd_lk_inv_tiny_ok: float32 n <= 8, other dtypes n <= 4): one

@@ -604,9 +604,10 @@ constexpr int ND_GJ_POLICY = ND_GJ_GRID_RESIDENT;
  * by several rows' multiply-adds. Measured on the H100 (10000 matrices, 2026-11-22): float32
  * n = 32 takes 100.8 us with 2 rows, 108 with 1 and 171-216 with 4 (237 registers, 8 warps per
  * SM: too few to hide the step latency); n = 24 51.1 us with 3 rows of NM = 24; n = 16 19.8 us
- * with 4 rows; float64 n = 32 225 us with 2 rows (the one-row kernel of before: 236). Complex rows are already 2 (complex64) or 4 (complex128) registers an
- * element. Det and slogdet use one row per thread: they are not the batched-inverse hot path,
- * and the smaller instance halves their compile time. */
+ * with 4 rows; float64 n = 32 225 us with 2 rows (the one-row kernel of before: 236). Complex
+ * rows are already 2 (complex64) or 4 (complex128) registers an element. Det and slogdet use one
+ * row per thread: they are not the batched-inverse hot path, and the smaller instance halves
+ * their compile time. */
 template <typename T, int NM>
 constexpr int nd_gj_rpt() {
   if (nd_gj_is_cplx<T>::value) return 1;
