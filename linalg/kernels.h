@@ -56,6 +56,9 @@ int nd_lk_inv_tiny_ok(int dtype, int n);
 nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream);
 /* Whether nd_lk_gj_medium handles this size and dtype. */
 int nd_lk_gj_medium_ok(int dtype, int n);
+/* Whether nd_lk_gj_medium takes the inverse (mode ND_LK_INV only) of this small size with one warp
+ * per matrix (float32 24 < n <= 32, float64 16 < n <= 32), faster there than nd_lk_gj_small. */
+int nd_lk_inv_warp_ok(int dtype, int n);
 
 /* ---- helpers (linalg/aux.cu) ----------------------------------------------------------- */
 

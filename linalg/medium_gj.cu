@@ -1,4 +1,6 @@
-/* Batched Gauss-Jordan for medium matrices (32 < n <= 128): inverse, det, slogdet.
+/* Batched Gauss-Jordan for medium matrices (32 < n <= 128: inverse, det, slogdet), and the
+ * inverse of float32 24 < n <= 32 and float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp
+ * per matrix at TN = 32 (k_gjw).
  *
  * Algorithm. The in-place Gauss-Jordan of small_gj.cu (implicit row pivoting: rows never
  * move; the pivot of step k is the unused row with the largest |a[r][k]|, ties to the lowest
@@ -348,6 +350,15 @@ __device__ __forceinline__ void nd_gjb_store(const nd_lk_gj &p, int64_t b, const
                    ((uintptr_t)X & 15) == 0;
   if (vec) {
     const int vr = n * (int)sizeof(T) / 16;
+    /* rows back to back (rs = n): one flat run of n * vr vectors, so every lane has work even
+     * when a row is fewer than 32 vectors (TN = 32) */
+    if (p.x.rs == n) {
+      for (int e = tid; e < n * vr; e += nthreads) {
+        const int i = e / vr;
+        ((uint4 *)X)[e] = ((const uint4 *)(s_stage + i * TN))[e - i * vr];
+      }
+      return;
+    }
     for (int i = warp; i < n; i += nw)
       for (int v = lane; v < vr; v += 32)
         ((uint4 *)(X + (int64_t)i * p.x.rs))[v] = ((const uint4 *)(s_stage + i * TN))[v];
@@ -543,6 +554,77 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
   }
 }
 
+/* ---- kernel 3 (TN = 32): one warp per matrix, WPB independent warps per block ---------- */
+
+/* RT x CT = 4 x 8 or 8 x 4: the warp's 32 lanes own the whole 32 x 32 tile grid, so the update
+ * threads are the panel warp and every barrier is a __syncwarp. The panel, W and pivot-row
+ * buffers live inside the warp's stage (idle until the end; a __syncwarp separates the last
+ * reads of W from the scatter), which keeps float64 at 8.4 KiB of shared memory per matrix. */
+template <typename T, int RT, int CT, int B>
+constexpr size_t nd_gjw_smem_warp() {
+  constexpr size_t st = (size_t)32 * 32, bufs = (size_t)3 * B * 32;
+  return sizeof(T) * (st > bufs ? st : bufs) + 2 * 32 * sizeof(int);
+}
+
+template <typename T, int RT, int CT, int B, int WPB, int MINB>
+__global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
+  constexpr int TN = 32, NC = TN / CT, V = 16 / (int)sizeof(T);
+  static_assert((TN / RT) * NC == 32 && CT % B == 0 && B * sizeof(T) % 16 == 0, "one warp, whole panels");
+  extern __shared__ __align__(16) unsigned char nd_smem[];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  T *s_stage = (T *)(nd_smem + warp * nd_gjw_smem_warp<T, RT, CT, B>());
+  T *s_pan = s_stage;
+  T *s_wt = s_pan + TN * B;
+  T *s_prow = s_wt + B * TN;
+  int *s_perm = (int *)(s_stage + (TN * TN > 3 * B * TN ? TN * TN : 3 * B * TN));
+  int *s_step = s_perm + TN;
+  const int ry = lane / NC, cx = lane % NC;
+  const int n = p.n;
+  const bool detmode = p.mode == ND_LK_DET || p.mode == ND_LK_SLOGDET;
+
+  for (int64_t b = (int64_t)blockIdx.x * WPB + warp; b < p.batch; b += (int64_t)gridDim.x * WPB) {
+    s_step[lane] = -1;
+    T w[RT][CT];
+    nd_gjb_load<T, TN, RT, CT>(w, p, b, ry, cx);
+    nd_gjb_piv<T> ps;
+    nd_gjb_piv_init<T, TN>(ps, n, lane);
+    for (int kc = 0; kc * CT < n; kc++) {
+#pragma unroll
+      for (int s = 0; s < CT / B; s++) {
+        const int k0 = kc * CT + s * B;
+        if (k0 < n) {
+          if (cx == kc) {
+#pragma unroll
+            for (int i = 0; i < RT; i++)
+#pragma unroll
+              for (int v = 0; v < B / V; v++) nd_st16(s_pan + (RT * ry + i) * B + v * V, &w[i][s * B + v * V]);
+          }
+          __syncwarp();
+          {
+            T pw[1][B];
+            nd_ld(pw[0], s_pan + lane * B);
+            int piv[B];
+            unsigned pivm;
+            nd_gjb_factor<T, TN, B>(pw, ps, piv, pivm, k0, n, detmode, lane, s_wt, s_perm, s_step);
+          }
+          __syncwarp();
+          int st[RT];
+          nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step, s_prow, k0, ry, cx);
+          __syncwarp();
+          nd_gjb_update<T, TN, RT, CT, B>(w, st, s_wt, s_prow, ry, cx);
+          if (cx == kc) nd_gjb_take_w<T, TN, RT, CT, B>(w, s_wt, ry, s * B);
+          __syncwarp();
+        }
+      }
+    }
+    if (p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
+    if (lane == 0) nd_gjb_results<T>(p, b, ps);
+    __syncwarp();
+    if (p.mode == ND_LK_INV) nd_gjb_store<T, TN>(p, b, s_stage, lane, 32);
+    __syncwarp();
+  }
+}
+
 /* ---- launchers ----------------------------------------------------------------------------- */
 
 /* One block per matrix up to a cap (blocks loop over larger batches); the hardware block
@@ -574,6 +656,17 @@ nd_status nd_gjb_launch_la(const nd_lk_gj *p, cudaStream_t st) {
   return ND_K_LAUNCHED();
 }
 
+template <typename T, int RT, int CT, int B, int WPB, int MINB>
+nd_status nd_gjw_launch(const nd_lk_gj *p, cudaStream_t st) {
+  const size_t smem = WPB * nd_gjw_smem_warp<T, RT, CT, B>();
+  nd_status s = ND_CUDA(cudaFuncSetAttribute(k_gjw<T, RT, CT, B, WPB, MINB>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  if (s != ND_OK) return s;
+  const int64_t need = (p->batch + WPB - 1) / WPB, cap = (int64_t)nd_k_sm_count() * 64;
+  k_gjw<T, RT, CT, B, WPB, MINB><<<(unsigned)(need < cap ? need : cap), 32 * WPB, smem, st>>>(*p);
+  return ND_K_LAUNCHED();
+}
+
 }  // namespace
 
 extern "C" int nd_lk_gj_medium_ok(int dtype, int n) {
@@ -582,19 +675,31 @@ extern "C" int nd_lk_gj_medium_ok(int dtype, int n) {
   return (dtype == 10 || dtype == 11 || dtype == 12) && n <= 128;
 }
 
-/* Instances, chosen from H100 measurements (2026-11-22, medians; the previous unblocked 4x4-tile
- * kernel in brackets): float32, TN = 128: lookahead, 8 x 8 tiles, 256 + 32 threads, two blocks
- * per SM (96 registers), 1000 matrices of 128 in 324 us [1917]. float32, TN = 64: the
- * barrier kernel with 8 x 8 tiles, 64 threads, eight blocks per SM, 1000 of 64 in 55.5 us
+extern "C" int nd_lk_inv_warp_ok(int dtype, int n) {
+  return (dtype == 10 && n > 24 && n <= 32) || (dtype == 11 && n > 16 && n <= 32);
+}
+
+/* Instances, chosen from H100 measurements (2026-11-22, medians; the kernel used before in
+ * brackets). float32, TN = 128: lookahead, 8 x 8 tiles, 256 + 32 threads, two blocks per SM
+ * (96 registers), 1000 matrices of 128 in 324 us [unblocked 4x4 tiles: 1917]. float32, TN = 64:
+ * the barrier kernel with 8 x 8 tiles, 64 threads, eight blocks per SM, 1000 of 64 in 55.5 us
  * [231]. float64, TN = 128: lookahead, 8 x 8 tiles, one block per SM, 200 of 128 in 186 us
  * [843]. The other eight- and sixteen-byte instances use the barrier kernel with 8 x 4 tiles
- * (512 threads) and panels of 4. */
+ * (512 threads) and panels of 4. TN = 32, inverse only (nd_lk_inv_warp_ok): k_gjw, one warp per
+ * matrix; 10000 matrices of 32 in float32 with 4 x 8 tiles, one warp per block, 24 blocks per SM:
+ * 72.4 us [small_gj.cu, two rows per thread: 100.1]; in float64 with 8 x 4 tiles, four warps per
+ * block: 127.6 us [227.2]. float32 n <= 24 stays with small_gj.cu (51 us at n = 24 on its
+ * 24-wide pad). */
 extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (p->batch == 0) return ND_OK;
-  if (!nd_lk_gj_medium_ok(p->dtype, p->n) || p->mode == ND_LK_SOLVE)
+  const bool warp = p->mode == ND_LK_INV && nd_lk_inv_warp_ok(p->dtype, p->n);
+  if (!warp && (!nd_lk_gj_medium_ok(p->dtype, p->n) || p->mode == ND_LK_SOLVE))
     return nd__error(ND_ERR_INTERNAL, "nd_lk_gj_medium: unsupported n = %d, dtype %d, mode %d", p->n,
                      p->dtype, p->mode);
+  if (warp)
+    return p->dtype == 10 ? nd_gjw_launch<float, 4, 8, 4, 1, 24>(p, st)
+                          : nd_gjw_launch<double, 8, 4, 4, 4, 4>(p, st);
   const bool small = p->n <= 64;
   switch (p->dtype) {
     case 10:
