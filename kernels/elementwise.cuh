@@ -326,12 +326,22 @@ struct vrow {
 
 /* ---- the kernels ---------------------------------------------------------------------- */
 
+/* Light one-input math on float32 (exp, sin, sqrt, ...). */
+template <class Op>
+struct vlight32 {
+  enum {
+    v = Op::nin == 1 && !Op::heavy && std::is_same<typename Op::A0, float>::value &&
+        std::is_same<typename Op::R, float>::value
+  };
+};
+
 /* Vectors per thread and work unit: enough 16-byte loads in flight per thread to cover the
  * memory latency at full occupancy (four for one input, two for each of two or three inputs),
- * one for costly math, whose instruction latency already hides much of it. */
+ * one for costly math, whose instruction latency already hides much of it. Light float32 math
+ * takes eight: its ~50 registers leave half the warps of a copy resident. */
 template <class Op>
 struct vunroll {
-  enum { v = Op::heavy ? 1 : Op::nin == 1 ? 4 : 2 };
+  enum { v = Op::heavy ? 1 : vlight32<Op>::v ? 8 : Op::nin == 1 ? 4 : 2 };
 };
 
 template <class Op>
