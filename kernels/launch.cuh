@@ -18,8 +18,6 @@
 
 /* Number of multiprocessors of the current device, cached per device. */
 int nd_k_sm_count(void);
-/* cudaGetDevice without the runtime call when the process sees one device; the cudaError_t. */
-extern "C" int nd_k_device(int *device);
 
 static inline unsigned nd_k_blocks(int64_t work_items, int threads) {
   int64_t want = (work_items + threads - 1) / threads;

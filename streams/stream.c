@@ -38,8 +38,6 @@ static void nd__binding_default(void) {
 
 /* ---- devices --------------------------------------------------------------------------- */
 
-int nd_k_device(int *device); /* kernels/launch.cu */
-
 nd_status nd__device_current(const char *fn, int *device) {
   int d = -1;
   cudaError_t e = (cudaError_t)nd_k_device(&d);
