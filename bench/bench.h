@@ -185,6 +185,7 @@ extern const bench_case bench_random_cases[];  /* bench_random.c: random numbers
 
 /* Bare-launch baselines (bench_bare.cu): one thread stores value to p[0..n). */
 cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cudaStream_t stream);
+cudaError_t bench_bare_fill_f32_driver(float *p, int64_t n, float value, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
  * nd_array_fill does on a tiny float32 array, launched straight on a CUDA stream with no
  * argument checks, dispatch or hazard tracking. Launch geometry: one block of up to 256
  * threads, grid-stride over n (n is 1 in the benchmark). */
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -15,4 +16,26 @@ extern "C" cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cud
   unsigned threads = n < 256 ? (unsigned)(n > 0 ? n : 1) : 256u;
   bench_bare_fill_kernel<<<1, threads, 0, stream>>>(p, n, value);
   return cudaGetLastError();
+}
+
+/* The same kernel launched the cheapest way CUDA offers: the driver's cuLaunchKernel with the
+ * kernel's handle taken once (what the library does for its elementwise, fill and copy
+ * kernels). Returns cudaErrorNotSupported where the driver entry point is not available. */
+typedef CUresult (*bench_cu_launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                       unsigned, unsigned, CUstream, void **, void **);
+
+extern "C" cudaError_t bench_bare_fill_f32_driver(float *p, int64_t n, float value, cudaStream_t stream) {
+  static bench_cu_launch_fn launch = NULL;
+  static cudaKernel_t kernel = NULL;
+  if (launch == NULL) {
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult q;
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &q);
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) return e != cudaSuccess ? e : cudaErrorNotSupported;
+    if ((e = cudaGetKernel(&kernel, (const void *)bench_bare_fill_kernel)) != cudaSuccess) return e;
+    launch = (bench_cu_launch_fn)fn;
+  }
+  unsigned threads = n < 256 ? (unsigned)(n > 0 ? n : 1) : 256u;
+  void *args[] = {&p, &n, &value};
+  return (cudaError_t)launch((CUfunction)kernel, 1, 1, 1, threads, 1, 1, 0, (CUstream)stream, args, NULL);
 }

@@ -1,10 +1,11 @@
 /* Benchmark cases of streams and automatic cross-stream ordering (issue 4).
  *
  * - stream.tiny_fill: host time per op of a same-stream chain of nd_array_fill on a 1-element
- *   float32 array, next to the bare launch of an equivalent kernel and a bare 4-byte
- *   cudaMemsetAsync on the same stream; the .overhead row is per_op minus the bare kernel, the
- *   cost of argument checks, dispatch and hazard tracking, as the median of the differences
- *   of paired batches (one of each, back to back).
+ *   float32 array, next to the bare launch of an equivalent kernel (runtime <<<>>>, and the
+ *   driver's cuLaunchKernel with the kernel's handle) and a bare 4-byte cudaMemsetAsync on the
+ *   same stream; the .overhead row is per_op minus the bare <<<>>> kernel, the cost of argument
+ *   checks, dispatch and hazard tracking, as the median of the differences of paired batches
+ *   (one of each, back to back); .overhead_vs_driver the same against the driver launch.
  * - stream.handoff: host time per fill of a 1024-element array when consecutive fills
  *   alternate between two streams (each fill waits for the other stream's write) against the
  *   same loop on one stream; .extra is the difference, the cost of one hand-off.
@@ -38,6 +39,11 @@ static int tiny_bare_kernel(bench_ctx *ctx, void *p) {
   for (int i = 0; i < PER_BATCH; i++) BENCH_CU(bench_bare_fill_f32(g->ptr, 1, 2.5f, ctx->cu));
   return 0;
 }
+static int tiny_bare_driver(bench_ctx *ctx, void *p) {
+  tiny_arg *g = p;
+  for (int i = 0; i < PER_BATCH; i++) BENCH_CU(bench_bare_fill_f32_driver(g->ptr, 1, 2.5f, ctx->cu));
+  return 0;
+}
 static int tiny_bare_memset(bench_ctx *ctx, void *p) {
   tiny_arg *g = p;
   for (int i = 0; i < PER_BATCH; i++) BENCH_CU(cudaMemsetAsync(g->ptr, 0, sizeof(float), ctx->cu));
@@ -57,6 +63,37 @@ static int tiny_expect(bench_ctx *ctx, const nd_array *a, float want) {
   free(got);
   BENCH_ND(st);
   if (bad >= 0) return bench_fail(ctx, "check: element %lld is %g, expected %g", (long long)bad, (double)seen, (double)want);
+  return 0;
+}
+
+/* The overhead from paired batches: each round times a library batch and a bare batch back to
+ * back (in alternating order) and keeps their difference, so slow drifts of the host (clock,
+ * other load) that separate two medians cancel; the median difference over 4 nb + 1 rounds is
+ * the figure. */
+static int paired_overhead(bench_ctx *ctx, tiny_arg *g, int (*bare)(bench_ctx *, void *), int nb,
+                           double *med) {
+  const int rounds = 4 * nb + 1;
+  double *diff = malloc((size_t)rounds * sizeof *diff);
+  if (diff == NULL) return bench_fail(ctx, "out of host memory");
+  for (int r = -1; r < rounds; r++) {
+    double t[2];
+    for (int h = 0; h < 2; h++) {
+      const int lib = (h == 0) == (r % 2 == 0);
+      double t0 = bench_now_us();
+      int rc = lib ? tiny_nd(ctx, g) : bare(ctx, g);
+      double t1 = bench_now_us();
+      cudaError_t e = cudaDeviceSynchronize();
+      if (rc != 0 || e != cudaSuccess) {
+        free(diff);
+        return rc != 0 ? -1 : bench_fail_cuda(ctx, e, "cudaDeviceSynchronize", __FILE__, __LINE__);
+      }
+      t[lib] = (t1 - t0) / PER_BATCH;
+    }
+    if (r >= 0) diff[r] = t[1] - t[0];
+  }
+  double mn;
+  bench_median_min(diff, rounds, med, &mn);
+  free(diff);
   return 0;
 }
 
@@ -86,35 +123,22 @@ static int measure_tiny(bench_ctx *ctx, bench_state *st) {
   if (tiny_expect(ctx, g.a, 0.0f) != 0) return -1;
   bench_emit_time(ctx, "bare_memset", "host", m_med, m_min, nb, 0, "cudaMemsetAsync of 4 bytes");
 
-  /* The overhead from paired batches: each round times a library batch and a bare batch back
-   * to back (in alternating order) and keeps their difference, so slow drifts of the host
-   * (clock, other load) that separate the two medians above cancel; the median difference
-   * over many rounds is the figure. */
-  const int rounds = 4 * nb + 1;
-  double *diff = malloc((size_t)rounds * sizeof *diff);
-  if (diff == NULL) return bench_fail(ctx, "out of host memory");
-  for (int r = -1; r < rounds; r++) {
-    double t[2];
-    for (int h = 0; h < 2; h++) {
-      const int lib = (h == 0) == (r % 2 == 0);
-      double t0 = bench_now_us();
-      int rc = lib ? tiny_nd(ctx, &g) : tiny_bare_kernel(ctx, &g);
-      double t1 = bench_now_us();
-      cudaError_t e = cudaDeviceSynchronize();
-      if (rc != 0 || e != cudaSuccess) {
-        free(diff);
-        return rc != 0 ? -1 : bench_fail_cuda(ctx, e, "cudaDeviceSynchronize", __FILE__, __LINE__);
-      }
-      t[lib] = (t1 - t0) / PER_BATCH;
-    }
-    if (r >= 0) diff[r] = t[1] - t[0];
-  }
-  double o_med, o_min;
-  bench_median_min(diff, rounds, &o_med, &o_min);
-  free(diff);
+  BENCH_ND(nd_array_fill(g.a, nd_scalar_float(-1.0)));
+  BENCH_CU(cudaStreamSynchronize(ctx->cu));
+  double d_med, d_min;
+  if (bench_time_host(ctx, tiny_bare_driver, NULL, &g, PER_BATCH, nb, &d_med, &d_min) != 0) return -1;
+  if (tiny_expect(ctx, g.a, 2.5f) != 0) return -1;
+  bench_emit_time(ctx, "bare_driver", "host", d_med, d_min, nb, 0,
+                  "the same kernel through cuLaunchKernel with its handle taken once");
+
+  double o_med, od_med;
+  if (paired_overhead(ctx, &g, tiny_bare_kernel, nb, &o_med) != 0) return -1;
   snprintf(note, sizeof note, "median over %d paired batches of (per_op - bare_kernel); medians "
-           "apart: %.3f us (target <= 0.1 us)", rounds, nd_med - k_med);
-  bench_emit_time(ctx, "overhead", "host", o_med, NAN, rounds, 0, note);
+           "apart: %.3f us (target <= 0.1 us)", 4 * nb + 1, nd_med - k_med);
+  bench_emit_time(ctx, "overhead", "host", o_med, NAN, 4 * nb + 1, 0, note);
+  if (paired_overhead(ctx, &g, tiny_bare_driver, nb, &od_med) != 0) return -1;
+  snprintf(note, sizeof note, "the same against bare_driver; medians apart: %.3f us", nd_med - d_med);
+  bench_emit_time(ctx, "overhead_vs_driver", "host", od_med, NAN, 4 * nb + 1, 0, note);
   return 0;
 }
 

@@ -248,8 +248,9 @@ nd_status nd_launch_typed(int64_t n, char *d, const char *s, cudaStream_t st, bo
     return ND_OK;
   }
   *done = true;
-  k_convert_typed<S, D><<<nd_k_blocks(n / V + 1, ND_K_THREADS), ND_K_THREADS, 0, st>>>(n, (D *)d, (const S *)s);
-  return ND_K_LAUNCHED();
+  const cudaError_t typed_launch = nd_k_go<k_convert_typed<S, D>>(
+      nd_k_blocks(n / V + 1, ND_K_THREADS), ND_K_THREADS, 0, st, n, (D *)d, (const S *)s);
+  return ND_CUDA(typed_launch);
 }
 
 /* Typed contiguous conversions for the pairs that dominate real use; every other pair takes
@@ -295,34 +296,35 @@ extern "C" nd_status nd_k_copy(const nd_kloop *L, const nd_koperand *d, const nd
       dim3 grid((unsigned)((L->shape[nd - 1] + 31) / 32), (unsigned)((L->shape[nd - 2] + 31) / 32),
                 (unsigned)(batches < 65535 ? batches : 65535));
       dim3 block(32, 8);
+      cudaError_t e;
       switch (dsz) {
-        case 1: k_transpose<1><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        case 2: k_transpose<2><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        case 4: k_transpose<4><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        case 8: k_transpose<8><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
-        default: k_transpose<16><<<grid, block, 0, st>>>(*L, *d, *s, batches); break;
+        case 1: e = nd_k_go<k_transpose<1>>(grid, block, 0, st, *L, *d, *s, batches); break;
+        case 2: e = nd_k_go<k_transpose<2>>(grid, block, 0, st, *L, *d, *s, batches); break;
+        case 4: e = nd_k_go<k_transpose<4>>(grid, block, 0, st, *L, *d, *s, batches); break;
+        case 8: e = nd_k_go<k_transpose<8>>(grid, block, 0, st, *L, *d, *s, batches); break;
+        default: e = nd_k_go<k_transpose<16>>(grid, block, 0, st, *L, *d, *s, batches); break;
       }
-      return ND_K_LAUNCHED();
+      return ND_CUDA(e);
     }
     unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
+    cudaError_t e;
     switch (dsz) {
-      case 1: k_copy_same<1><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s); break;
-      case 2: k_copy_same<2><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s); break;
-      case 4: k_copy_same<4><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s); break;
-      case 8: k_copy_same<8><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s); break;
-      default: k_copy_same<16><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s); break;
+      case 1: e = nd_k_go<k_copy_same<1>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s); break;
+      case 2: e = nd_k_go<k_copy_same<2>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s); break;
+      case 4: e = nd_k_go<k_copy_same<4>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s); break;
+      case 8: e = nd_k_go<k_copy_same<8>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s); break;
+      default: e = nd_k_go<k_copy_same<16>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s); break;
     }
-    return ND_K_LAUNCHED();
+    return ND_CUDA(e);
   }
   if (dc && sc) {
     nd_status out;
     if (nd_try_typed(s->dtype, d->dtype, L->count, d->data, s->data, st, &out)) return out;
-    k_convert_contig<<<nd_k_blocks(L->count, ND_K_THREADS), ND_K_THREADS, 0, st>>>(
-        L->count, d->data, d->dtype, dsz, s->data, s->dtype, ssz);
-    return ND_K_LAUNCHED();
+    return ND_CUDA(nd_k_go<k_convert_contig>(nd_k_blocks(L->count, ND_K_THREADS), ND_K_THREADS, 0, st,
+                                             L->count, d->data, d->dtype, dsz, s->data, s->dtype, ssz));
   }
-  k_convert_strided<<<nd_k_blocks(L->count, ND_K_THREADS), ND_K_THREADS, 0, st>>>(*L, *d, *s);
-  return ND_K_LAUNCHED();
+  return ND_CUDA(nd_k_go<k_convert_strided>(nd_k_blocks(L->count, ND_K_THREADS), ND_K_THREADS, 0, st,
+                                            *L, *d, *s));
 }
 
 extern "C" nd_status nd_k_fill(const nd_kloop *L, const nd_koperand *d, const nd_kscalar *v,
@@ -337,23 +339,25 @@ extern "C" nd_status nd_k_fill(const nd_kloop *L, const nd_koperand *d, const nd
     return ND_CUDA(cudaMemsetAsync(d->data, v->bytes[0], (size_t)(L->count * sz), st));
   unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
   if (nd_is_contig(L, d, sz) && (uintptr_t)d->data % sz == 0) {
+    cudaError_t e;
     switch (sz) {
-      case 1: k_fill_contig<1><<<blocks, ND_K_THREADS, 0, st>>>(d->data, L->count, *v); break;
-      case 2: k_fill_contig<2><<<blocks, ND_K_THREADS, 0, st>>>(d->data, L->count, *v); break;
-      case 4: k_fill_contig<4><<<blocks, ND_K_THREADS, 0, st>>>(d->data, L->count, *v); break;
-      case 8: k_fill_contig<8><<<blocks, ND_K_THREADS, 0, st>>>(d->data, L->count, *v); break;
-      default: k_fill_contig<16><<<blocks, ND_K_THREADS, 0, st>>>(d->data, L->count, *v); break;
+      case 1: e = nd_k_go<k_fill_contig<1>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v); break;
+      case 2: e = nd_k_go<k_fill_contig<2>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v); break;
+      case 4: e = nd_k_go<k_fill_contig<4>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v); break;
+      case 8: e = nd_k_go<k_fill_contig<8>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v); break;
+      default: e = nd_k_go<k_fill_contig<16>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v); break;
     }
-    return ND_K_LAUNCHED();
+    return ND_CUDA(e);
   }
+  cudaError_t e;
   switch (sz) {
-    case 1: k_fill<1><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
-    case 2: k_fill<2><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
-    case 4: k_fill<4><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
-    case 8: k_fill<8><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
-    default: k_fill<16><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *v); break;
+    case 1: e = nd_k_go<k_fill<1>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v); break;
+    case 2: e = nd_k_go<k_fill<2>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v); break;
+    case 4: e = nd_k_go<k_fill<4>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v); break;
+    case 8: e = nd_k_go<k_fill<8>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v); break;
+    default: e = nd_k_go<k_fill<16>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v); break;
   }
-  return ND_K_LAUNCHED();
+  return ND_CUDA(e);
 }
 
 extern "C" nd_status nd_k_tri_mask(const nd_kloop *L, const nd_koperand *d, int lower, int64_t k,
@@ -361,14 +365,15 @@ extern "C" nd_status nd_k_tri_mask(const nd_kloop *L, const nd_koperand *d, int 
   cudaStream_t st = (cudaStream_t)stream;
   if (L->count == 0) return ND_OK;
   unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
+  cudaError_t e;
   switch (nd_itemsize_of[d->dtype]) {
-    case 1: k_tri_mask<1><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, lower, k); break;
-    case 2: k_tri_mask<2><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, lower, k); break;
-    case 4: k_tri_mask<4><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, lower, k); break;
-    case 8: k_tri_mask<8><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, lower, k); break;
-    default: k_tri_mask<16><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, lower, k); break;
+    case 1: e = nd_k_go<k_tri_mask<1>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k); break;
+    case 2: e = nd_k_go<k_tri_mask<2>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k); break;
+    case 4: e = nd_k_go<k_tri_mask<4>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k); break;
+    case 8: e = nd_k_go<k_tri_mask<8>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k); break;
+    default: e = nd_k_go<k_tri_mask<16>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k); break;
   }
-  return ND_K_LAUNCHED();
+  return ND_CUDA(e);
 }
 
 extern "C" nd_status nd_k_sequence(char *dst, int dtype, int64_t n, double start, double step,

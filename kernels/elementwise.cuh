@@ -611,21 +611,20 @@ nd_status launch(const nd_kufunc *c, cudaStream_t st) {
     /* Queried once per instance (thread-safe static initialisation), never per call. */
     static const int occ = occupancy_of((const void *)k_vec<Op>);
     z.occupancy = occ;
-    k_vec<Op><<<vec_grid(c, z), ND_K_THREADS, 0, st>>>(make_vec<N>(c), prm);
-  } else if (path == PATH_TILED) {
+    return ND_CUDA(nd_k_go<k_vec<Op>>(vec_grid(c, z), ND_K_THREADS, 0, st, make_vec<N>(c), prm));
+  }
+  if (path == PATH_TILED) {
     if constexpr (N >= 2 && Op::tile) {
       const int64_t gx = (c->loop.shape[1] + TILE - 1) / TILE, gy = (c->loop.shape[0] + TILE - 1) / TILE;
       const dim3 grid((unsigned)(gx < 1048576 ? gx : 1048576), (unsigned)(gy < 65535 ? gy : 65535));
       const size_t smem = ((tmask & 1) ? (size_t)tile_bytes<typename Op::A0>::v : 0) +
                           ((tmask & 2) ? (size_t)tile_bytes<typename Op::A1>::v : 0);
-      k_tiled<Op><<<grid, dim3(32, 8), smem, st>>>(make_tile<N>(c, tmask), prm);
+      return ND_CUDA(nd_k_go<k_tiled<Op>>(grid, dim3(32, 8), smem, st, make_tile<N>(c, tmask), prm));
     }
-  } else {
-    static const int occ = occupancy_of((const void *)k_strided<Op>);
-    z.occupancy = occ;
-    k_strided<Op><<<strided_grid(c, z), ND_K_THREADS, 0, st>>>(make_str<N>(c), prm);
   }
-  return ND_K_LAUNCHED();
+  static const int occ = occupancy_of((const void *)k_strided<Op>);
+  z.occupancy = occ;
+  return ND_CUDA(nd_k_go<k_strided<Op>>(strided_grid(c, z), ND_K_THREADS, 0, st, make_str<N>(c), prm));
 }
 
 /* ---- the dispatch table --------------------------------------------------------------- */

@@ -1,5 +1,11 @@
-/* Device properties cached for launch geometry. */
+/* Device properties cached for launch geometry, and the driver launch of launch.cuh. */
+#include <cuda.h>
+
+#include <stdlib.h>
+#include <string.h>
+
 #include <atomic>
+#include <mutex>
 
 #include "kernels/launch.cuh"
 
@@ -43,4 +49,49 @@ int nd_k_sm_count(void) {
     nd_k_sms[d] = n;
   }
   return nd_k_sms[d];
+}
+
+/* ---- the driver launch ------------------------------------------------------------------- */
+
+typedef CUresult (*nd_cu_launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                    unsigned, unsigned, CUstream, void **, void **);
+
+static nd_cu_launch_fn nd_k_cu_launch;
+static std::once_flag nd_k_cu_once;
+
+static void nd_k_find_driver(void) {
+  /* ND_DRIVER_LAUNCH=0 (a diagnostic, for comparisons) keeps every launch on the runtime. */
+  const char *env = getenv("ND_DRIVER_LAUNCH");
+  if (env != NULL && strcmp(env, "0") == 0) return;
+  void *fn = NULL;
+  enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+  if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+      q == cudaDriverEntryPointSuccess)
+    nd_k_cu_launch = (nd_cu_launch_fn)fn;
+  (void)cudaGetLastError();
+}
+
+void *nd_k_kernel_handle(const void *stub) {
+  std::call_once(nd_k_cu_once, nd_k_find_driver);
+  cudaKernel_t k = NULL;
+  if (nd_k_cu_launch == NULL || cudaGetKernel(&k, stub) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return NULL;
+  }
+  return (void *)k;
+}
+
+cudaError_t nd_k_launch_argv(const void *stub, void *handle, dim3 g, dim3 b, size_t smem,
+                             cudaStream_t st, void **argv) {
+  if (handle != NULL) {
+    /* A CUkernel passed as the CUfunction launches in the stream's context (the current one
+     * for the legacy and per-thread streams). The driver's launch errors carry the runtime's
+     * numbers. A thread that has made no runtime call yet has no current context: the
+     * runtime launch below binds it. */
+    CUresult r = nd_k_cu_launch((CUfunction)handle, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)smem,
+                                (CUstream)st, argv, NULL);
+    if (r != CUDA_ERROR_INVALID_CONTEXT) return (cudaError_t)r;
+  }
+  (void)cudaLaunchKernel(stub, g, b, argv, smem, st);
+  return cudaGetLastError();
 }

@@ -10,6 +10,9 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <type_traits>
+#include <utility>
+
 #include "kernels/kernel_types.h"
 #include "src/internal.h"
 
@@ -59,5 +62,50 @@ __device__ __forceinline__ int64_t nd_k_offset1(int64_t i, const nd_kloop &L, co
 
 /* Reports a failed launch (bad configuration, no kernel image for this device) as a status. */
 #define ND_K_LAUNCHED() ND_CUDA(cudaGetLastError())
+
+/* ---- launching through the driver ----------------------------------------------------------
+ *
+ * `nd_k_go<kernel>(grid, block, smem, stream, args...)` launches like kernel<<<grid, block, smem,
+ * stream>>>(args...) and returns the launch's error. It is for the paths where the launch is
+ * most of an operation's host cost (elementwise, fill, copy): the runtime's <<<>>> looks the
+ * kernel up from its host stub on every launch, while here each kernel's context-independent
+ * handle (cudaGetKernel) is taken once, and the driver's cuLaunchKernel (found once through
+ * cudaGetDriverEntryPointByVersion, so the library links no libcuda) is called with it.
+ * Where that is not possible (no handle, no entry point, no current context on this thread)
+ * the same launch goes through cudaLaunchKernel. Unlike <<<>>> + cudaGetLastError, a failed
+ * driver launch leaves the runtime's last-error state alone, and the error comes back here. */
+void *nd_k_kernel_handle(const void *stub);
+cudaError_t nd_k_launch_argv(const void *stub, void *handle, dim3 grid, dim3 block, size_t smem,
+                             cudaStream_t stream, void **argv);
+
+/* The handle of kernel K, asked once per kernel (a thread-safe static). */
+template <auto K>
+inline void *nd_k_handle() {
+  static void *const h = nd_k_kernel_handle((const void *)K);
+  return h;
+}
+
+/* P are the kernel's parameter types: the arguments convert to them here, exactly as <<<>>>
+ * would convert them, so argv points at objects of the types the kernel reads. */
+template <class... P>
+struct nd_k_launcher {
+  static cudaError_t go(const void *stub, void *h, dim3 grid, dim3 block, size_t smem,
+                        cudaStream_t st, P... p) {
+    void *argv[sizeof...(P) + 1] = {(void *)&p..., nullptr};
+    return nd_k_launch_argv(stub, h, grid, block, smem, st, argv);
+  }
+};
+
+template <auto K, class... P, class... A>
+inline cudaError_t nd_k_go_sig(void (*)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t st,
+                               A &&...a) {
+  return nd_k_launcher<std::remove_cv_t<P>...>::go((const void *)K, nd_k_handle<K>(), grid, block,
+                                                    smem, st, std::forward<A>(a)...);
+}
+
+template <auto K, class... A>
+inline cudaError_t nd_k_go(dim3 grid, dim3 block, size_t smem, cudaStream_t st, A &&...a) {
+  return nd_k_go_sig<K>(K, grid, block, smem, st, std::forward<A>(a)...);
+}
 
 #endif /* ND_LAUNCH_CUH */
