@@ -104,6 +104,14 @@ static nd_status nd__pool_get(const char *fn, int device, nd__device_pool **out)
       uint64_t threshold = UINT64_MAX;
       st = ND_CUDA(cudaMemPoolSetAttribute(p->pool, cudaMemPoolAttrReleaseThreshold, &threshold));
     }
+    if (st == ND_OK) {
+      /* By default the pool may hand memory freed on one stream to another by making the
+       * second wait for the first (a hidden dependency that serialises independent streams).
+       * The library orders its own uses, so the pool reuses only what is known to be free
+       * (completed or ordered by an event wait) and otherwise takes fresh memory. */
+      int no = 0;
+      st = ND_CUDA(cudaMemPoolSetAttribute(p->pool, cudaMemPoolReuseAllowInternalDependencies, &no));
+    }
     if (cur >= 0 && cur != device) (void)cudaSetDevice(cur);
     if (st == ND_OK) {
       p->total_memory = (int64_t)total_b;
