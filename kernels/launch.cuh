@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <atomic>
 #include <type_traits>
 #include <utility>
 
@@ -106,6 +107,25 @@ inline cudaError_t nd_k_go_sig(void (*)(P...), dim3 grid, dim3 block, size_t sme
 template <auto K, class... A>
 inline cudaError_t nd_k_go(dim3 grid, dim3 block, size_t smem, cudaStream_t st, A &&...a) {
   return nd_k_go_sig<K>(K, grid, block, smem, st, std::forward<A>(a)...);
+}
+
+/* Kernel K's shared-memory attributes, set once per instance and device (the first 32 devices;
+ * others on every call) rather than before every launch: the opt-in above 48 KiB of dynamic
+ * shared memory when `bytes` (the most any launch of K asks for) needs it, and with
+ * prefer_shared the largest carveout, so that the blocks the registers allow also fit. */
+template <auto K>
+inline nd_status nd_k_smem_once(size_t bytes, bool prefer_shared) {
+  static std::atomic<unsigned> done{0};
+  int dev = 0;
+  ND_TRY(ND_CUDA((cudaError_t)nd_k_device(&dev)));
+  if (dev < 32 && (done.load(std::memory_order_acquire) >> dev & 1u)) return ND_OK;
+  if (bytes > 48 * 1024)
+    ND_TRY(ND_CUDA(cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)));
+  if (prefer_shared)
+    ND_TRY(ND_CUDA(cudaFuncSetAttribute(K, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        (int)cudaSharedmemCarveoutMaxShared)));
+  if (dev < 32) done.fetch_or(1u << dev, std::memory_order_release);
+  return ND_OK;
 }
 
 #endif /* ND_LAUNCH_CUH */

@@ -634,14 +634,12 @@ static int64_t nd_gjb_grid(int64_t batch) {
   return batch < cap ? batch : cap;
 }
 
-/* The dynamic shared memory (stage + buffers) exceeds 48 KiB for TN = 128, so each launch
- * raises the kernel's limit first (a cheap host-side attribute call). */
+/* The dynamic shared memory (stage + buffers) exceeds 48 KiB for TN = 128: the kernel's limit is
+ * raised once (nd_k_smem_once). */
 template <typename T, int TN, int RT, int CT, int B, int MINB, bool STASH>
 nd_status nd_gjb_launch_sync(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = nd_gjb_smem<T, TN, B, 1>();
-  nd_status s = ND_CUDA(cudaFuncSetAttribute(k_gjb_sync<T, TN, RT, CT, B, MINB, STASH>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  if (s != ND_OK) return s;
+  ND_TRY((nd_k_smem_once<k_gjb_sync<T, TN, RT, CT, B, MINB, STASH>>(smem, false)));
   k_gjb_sync<T, TN, RT, CT, B, MINB, STASH><<<(unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / CT), smem, st>>>(*p);
   return ND_K_LAUNCHED();
 }
@@ -649,9 +647,7 @@ nd_status nd_gjb_launch_sync(const nd_lk_gj *p, cudaStream_t st) {
 template <typename T, int TN, int RT, int MINB>
 nd_status nd_gjb_launch_la(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = nd_gjb_smem<T, TN, RT, 2>();
-  nd_status s = ND_CUDA(cudaFuncSetAttribute(k_gjb_la<T, TN, RT, MINB>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  if (s != ND_OK) return s;
+  ND_TRY((nd_k_smem_once<k_gjb_la<T, TN, RT, MINB>>(smem, false)));
   k_gjb_la<T, TN, RT, MINB><<<(unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / RT) + 32, smem, st>>>(*p);
   return ND_K_LAUNCHED();
 }
@@ -659,9 +655,7 @@ nd_status nd_gjb_launch_la(const nd_lk_gj *p, cudaStream_t st) {
 template <typename T, int RT, int CT, int B, int WPB, int MINB>
 nd_status nd_gjw_launch(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = WPB * nd_gjw_smem_warp<T, RT, CT, B>();
-  nd_status s = ND_CUDA(cudaFuncSetAttribute(k_gjw<T, RT, CT, B, WPB, MINB>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  if (s != ND_OK) return s;
+  ND_TRY((nd_k_smem_once<k_gjw<T, RT, CT, B, WPB, MINB>>(smem, false)));
   const int64_t need = (p->batch + WPB - 1) / WPB, cap = (int64_t)nd_k_sm_count() * 64;
   k_gjw<T, RT, CT, B, WPB, MINB><<<(unsigned)(need < cap ? need : cap), 32 * WPB, smem, st>>>(*p);
   return ND_K_LAUNCHED();

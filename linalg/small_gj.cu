@@ -557,20 +557,10 @@ nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st, int flags, int policy
   constexpr int M = 32 / (NM / RPT);
   const size_t smem = nd_gj_smem<T, NM, RPT>(p->n);
   void (*kern)(nd_lk_gj, int) = k_gj_small<T, NM, RPT, MINB, PW, DETM, GATE>;
-  /* Once per instance and device (the first 32; others every launch): the opt-in for blocks
-   * above 48 KiB (at most the n = NM size), and the largest shared-memory carveout, so that the
-   * resident blocks the registers allow also fit. */
-  static unsigned attr_set;
+  /* the opt-in for blocks above 48 KiB (at most the n = NM size) and the largest carveout */
+  ND_TRY((nd_k_smem_once<k_gj_small<T, NM, RPT, MINB, PW, DETM, GATE>>(nd_gj_smem<T, NM, RPT>(NM), true)));
   int dev = 0;
   ND_TRY(ND_CUDA((cudaError_t)nd_k_device(&dev)));
-  if (dev >= 32 || !(__atomic_load_n(&attr_set, __ATOMIC_RELAXED) >> dev & 1u)) {
-    const size_t most = nd_gj_smem<T, NM, RPT>(NM);
-    if (most > 48 * 1024)
-      ND_TRY(ND_CUDA(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most)));
-    ND_TRY(ND_CUDA(cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                        (int)cudaSharedmemCarveoutMaxShared)));
-    if (dev < 32) __atomic_fetch_or(&attr_set, 1u << dev, __ATOMIC_RELAXED);
-  }
   const int64_t per_block = (int64_t)ND_GJ_WPB * M;
   int64_t want = (p->batch + per_block - 1) / per_block;
   int64_t cap = (int64_t)nd_k_sm_count() * 64;
