@@ -277,6 +277,19 @@ int nd_try_typed(int sdt, int ddt, int64_t n, char *d, const char *s, cudaStream
 
 }  // namespace
 
+/* Calls f with std::integral_constant<int, B> for an item size of B bytes (1, 2, 4, 8 or 16):
+ * one launch site for the kernels instantiated per item size. */
+template <class F>
+cudaError_t nd_by_itemsize(int size, F &&f) {
+  switch (size) {
+    case 1: return f(std::integral_constant<int, 1>());
+    case 2: return f(std::integral_constant<int, 2>());
+    case 4: return f(std::integral_constant<int, 4>());
+    case 8: return f(std::integral_constant<int, 8>());
+    default: return f(std::integral_constant<int, 16>());
+  }
+}
+
 extern "C" nd_status nd_k_copy(const nd_kloop *L, const nd_koperand *d, const nd_koperand *s,
                                void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
@@ -296,26 +309,14 @@ extern "C" nd_status nd_k_copy(const nd_kloop *L, const nd_koperand *d, const nd
       dim3 grid((unsigned)((L->shape[nd - 1] + 31) / 32), (unsigned)((L->shape[nd - 2] + 31) / 32),
                 (unsigned)(batches < 65535 ? batches : 65535));
       dim3 block(32, 8);
-      cudaError_t e;
-      switch (dsz) {
-        case 1: e = nd_k_go<k_transpose<1>>(grid, block, 0, st, *L, *d, *s, batches); break;
-        case 2: e = nd_k_go<k_transpose<2>>(grid, block, 0, st, *L, *d, *s, batches); break;
-        case 4: e = nd_k_go<k_transpose<4>>(grid, block, 0, st, *L, *d, *s, batches); break;
-        case 8: e = nd_k_go<k_transpose<8>>(grid, block, 0, st, *L, *d, *s, batches); break;
-        default: e = nd_k_go<k_transpose<16>>(grid, block, 0, st, *L, *d, *s, batches); break;
-      }
-      return ND_CUDA(e);
+      return ND_CUDA(nd_by_itemsize(dsz, [&](auto B) {
+        return nd_k_go<k_transpose<decltype(B)::value>>(grid, block, 0, st, *L, *d, *s, batches);
+      }));
     }
     unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
-    cudaError_t e;
-    switch (dsz) {
-      case 1: e = nd_k_go<k_copy_same<1>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s); break;
-      case 2: e = nd_k_go<k_copy_same<2>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s); break;
-      case 4: e = nd_k_go<k_copy_same<4>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s); break;
-      case 8: e = nd_k_go<k_copy_same<8>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s); break;
-      default: e = nd_k_go<k_copy_same<16>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s); break;
-    }
-    return ND_CUDA(e);
+    return ND_CUDA(nd_by_itemsize(dsz, [&](auto B) {
+      return nd_k_go<k_copy_same<decltype(B)::value>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s);
+    }));
   }
   if (dc && sc) {
     nd_status out;
@@ -339,25 +340,13 @@ extern "C" nd_status nd_k_fill(const nd_kloop *L, const nd_koperand *d, const nd
     return ND_CUDA(cudaMemsetAsync(d->data, v->bytes[0], (size_t)(L->count * sz), st));
   unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
   if (nd_is_contig(L, d, sz) && (uintptr_t)d->data % sz == 0) {
-    cudaError_t e;
-    switch (sz) {
-      case 1: e = nd_k_go<k_fill_contig<1>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v); break;
-      case 2: e = nd_k_go<k_fill_contig<2>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v); break;
-      case 4: e = nd_k_go<k_fill_contig<4>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v); break;
-      case 8: e = nd_k_go<k_fill_contig<8>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v); break;
-      default: e = nd_k_go<k_fill_contig<16>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v); break;
-    }
-    return ND_CUDA(e);
+    return ND_CUDA(nd_by_itemsize(sz, [&](auto B) {
+      return nd_k_go<k_fill_contig<decltype(B)::value>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v);
+    }));
   }
-  cudaError_t e;
-  switch (sz) {
-    case 1: e = nd_k_go<k_fill<1>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v); break;
-    case 2: e = nd_k_go<k_fill<2>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v); break;
-    case 4: e = nd_k_go<k_fill<4>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v); break;
-    case 8: e = nd_k_go<k_fill<8>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v); break;
-    default: e = nd_k_go<k_fill<16>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v); break;
-  }
-  return ND_CUDA(e);
+  return ND_CUDA(nd_by_itemsize(sz, [&](auto B) {
+    return nd_k_go<k_fill<decltype(B)::value>>(blocks, ND_K_THREADS, 0, st, *L, *d, *v);
+  }));
 }
 
 extern "C" nd_status nd_k_tri_mask(const nd_kloop *L, const nd_koperand *d, int lower, int64_t k,
@@ -365,15 +354,9 @@ extern "C" nd_status nd_k_tri_mask(const nd_kloop *L, const nd_koperand *d, int 
   cudaStream_t st = (cudaStream_t)stream;
   if (L->count == 0) return ND_OK;
   unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
-  cudaError_t e;
-  switch (nd_itemsize_of[d->dtype]) {
-    case 1: e = nd_k_go<k_tri_mask<1>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k); break;
-    case 2: e = nd_k_go<k_tri_mask<2>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k); break;
-    case 4: e = nd_k_go<k_tri_mask<4>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k); break;
-    case 8: e = nd_k_go<k_tri_mask<8>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k); break;
-    default: e = nd_k_go<k_tri_mask<16>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k); break;
-  }
-  return ND_CUDA(e);
+  return ND_CUDA(nd_by_itemsize(nd_itemsize_of[d->dtype], [&](auto B) {
+    return nd_k_go<k_tri_mask<decltype(B)::value>>(blocks, ND_K_THREADS, 0, st, *L, *d, lower, k);
+  }));
 }
 
 extern "C" nd_status nd_k_sequence(char *dst, int dtype, int64_t n, double start, double step,

@@ -125,13 +125,10 @@ nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd
     nd__sync sync;
     nd__sync_init(&sync, s);
     int begun = 0;
-    if (st == ND_OK) st = nd__sync_add(&sync, &w->buf->hz, ND__WRITE);
-    if (st == ND_OK && inf) st = nd__sync_add(&sync, &inf->buf->hz, ND__WRITE);
-    if (st == ND_OK && dinfo) st = nd__sync_add(&sync, &dinfo->hz, ND__WRITE);
-    if (st == ND_OK && first) st = nd__sync_add(&sync, &first->hz, ND__WRITE);
-    if (st == ND_OK && ptrs) st = nd__sync_add(&sync, &ptrs->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &work->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_begin(&sync);
+    if (st == ND_OK) {
+      nd__buffer *writes[] = {w->buf, inf ? inf->buf : NULL, dinfo, first, ptrs, work};
+      st = nd__linalg_begin_writes(&sync, 6, writes);
+    }
     if (st == ND_OK) begun = 1;
     int *iv = inf ? (int *)nd__p(inf) : dinfo ? (int *)dinfo->ptr : NULL;
     if (st == ND_OK && use_batched) {
@@ -234,11 +231,10 @@ nd_status nd_linalg_qr(const nd_array *a, nd_qr_mode mode, nd_array **q, nd_arra
     nd__sync sync;
     nd__sync_init(&sync, s);
     int begun = 0;
-    if (st == ND_OK) st = nd__sync_add(&sync, &w->buf->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &tau->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &work->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &dinfo->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_begin(&sync);
+    if (st == ND_OK) {
+      nd__buffer *writes[] = {w->buf, tau, work, dinfo};
+      st = nd__linalg_begin_writes(&sync, 4, writes);
+    }
     if (st == ND_OK) begun = 1;
     for (int64_t b = 0; b < batch && st == ND_OK; b++)
       st = ND_CUSOLVER(ND__BY_DTYPE(dt, cusolverDnSgeqrf, cusolverDnDgeqrf, cusolverDnCgeqrf, cusolverDnZgeqrf, h,
@@ -378,13 +374,10 @@ nd_status nd_linalg_svd(const nd_array *a, int full_matrices, int compute_uv, nd
     nd__sync sync;
     nd__sync_init(&sync, s);
     int begun = 0;
-    if (st == ND_OK) st = nd__sync_add(&sync, &w->buf->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &uw->buf->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &vw->buf->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &so->buf->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &work->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &dinfo->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_begin(&sync);
+    if (st == ND_OK) {
+      nd__buffer *writes[] = {w->buf, uw->buf, vw->buf, so->buf, work, dinfo};
+      st = nd__linalg_begin_writes(&sync, 6, writes);
+    }
     if (st == ND_OK) begun = 1;
     if (st == ND_OK && batched) {
       st = ND_CUSOLVER(ND__BY_DTYPE(dt, cusolverDnSgesvdjBatched, cusolverDnDgesvdjBatched, cusolverDnCgesvdjBatched,
@@ -499,11 +492,10 @@ static nd_status nd__eigh(const char *fn, const nd_array *a, char uplo, nd_array
     nd__sync sync;
     nd__sync_init(&sync, s);
     int begun = 0;
-    if (st == ND_OK) st = nd__sync_add(&sync, &wk->buf->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &w->buf->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &work->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &dinfo->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_begin(&sync);
+    if (st == ND_OK) {
+      nd__buffer *writes[] = {wk->buf, w->buf, work, dinfo};
+      st = nd__linalg_begin_writes(&sync, 4, writes);
+    }
     if (st == ND_OK) begun = 1;
     if (st == ND_OK && batched) {
       st = ND_CUSOLVER(ND__BY_DTYPE(dt, cusolverDnSsyevjBatched, cusolverDnDsyevjBatched, cusolverDnCheevjBatched,

@@ -106,6 +106,12 @@ nd_status nd__linalg_scratch(const char *fn, nd_stream *s, int64_t nbytes, nd__b
   return nd__buffer_alloc(fn, s->device, s, nbytes, out);
 }
 
+nd_status nd__linalg_begin_writes(nd__sync *sync, int n, nd__buffer *const *bufs) {
+  for (int i = 0; i < n; i++)
+    if (bufs[i] != NULL) ND_TRY(nd__sync_add(sync, &bufs[i]->hz, ND__WRITE));
+  return nd__sync_begin(sync);
+}
+
 nd_status nd__linalg_check_capture(const char *fn, nd_stream *s) {
   enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing((cudaStream_t)s->cu, &cap) != cudaSuccess) {

@@ -99,6 +99,11 @@ nd_status nd__cusolver_for(const char *fn, nd_stream *s, void **handle);
  * which frees in stream order). */
 nd_status nd__linalg_scratch(const char *fn, nd_stream *s, int64_t nbytes, nd__buffer **out);
 
+/* Adds a write of each non-NULL buffer of bufs[0..n) to sync (initialised on the call's
+ * stream), then begins it: the set-up of the solver sections, which write their outputs,
+ * workspaces and info arrays. */
+nd_status nd__linalg_begin_writes(nd__sync *sync, int n, nd__buffer *const *bufs);
+
 /* In checked mode, refuses to run under graph capture (the host wait is not allowed there).
  * Call before enqueueing. Errors: ND_ERR_STREAM. */
 nd_status nd__linalg_check_capture(const char *fn, nd_stream *s);

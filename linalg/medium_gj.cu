@@ -375,11 +375,76 @@ constexpr size_t nd_gjb_smem() {
          2 * TN * sizeof(int);
 }
 
+/* One Gauss-Jordan pass over the matrix in panels of B columns: post the panel (the tile column
+ * holding it), factor it in the panel warp, post the pivot rows, apply the rank-B update and
+ * take W into the panel's tile column. Shared by k_gjb_sync (Bar = the block barrier, warp 0
+ * the panel warp) and k_gjw (Bar = the warp barrier; its panel, W and pivot-row buffers share
+ * the warp's stage, hence a last barrier after each step). STASH: the panel warp parks its
+ * tile in the (idle) stage while it factors, so that the tile and the panel need not be in
+ * registers at once. */
+struct nd_bar_block {
+  static constexpr bool kWarp = false;
+  static __device__ __forceinline__ void sync() { __syncthreads(); }
+};
+struct nd_bar_warp {
+  static constexpr bool kWarp = true;
+  static __device__ __forceinline__ void sync() { __syncwarp(); }
+};
+
+template <typename T, int TN, int RT, int CT, int B, bool STASH, class Bar>
+__device__ __forceinline__ void nd_gjb_pass(T (&w)[RT][CT], nd_gjb_piv<T> &ps, int n, bool detmode,
+                                            bool panel_warp, int lane, int ry, int cx, T *s_stage,
+                                            T *s_pan, T *s_wt, T *s_prow, int *s_perm, int *s_step) {
+  constexpr int RP = TN / 32, V = 16 / (int)sizeof(T);
+  for (int kc = 0; kc * CT < n; kc++) {
+#pragma unroll
+    for (int s = 0; s < CT / B; s++) {
+      const int k0 = kc * CT + s * B;
+      if (k0 < n) {
+        if (cx == kc) {
+#pragma unroll
+          for (int i = 0; i < RT; i++)
+#pragma unroll
+            for (int v = 0; v < B / V; v++) nd_st16(s_pan + (RT * ry + i) * B + v * V, &w[i][s * B + v * V]);
+        }
+        Bar::sync();
+        if (panel_warp) {
+          if (STASH) {
+#pragma unroll
+            for (int i = 0; i < RT; i++)
+#pragma unroll
+              for (int v = 0; v < CT / V; v++) nd_st16(s_stage + ((i * (CT / V) + v) * 32 + lane) * V, &w[i][v * V]);
+          }
+          T pw[RP][B];
+#pragma unroll
+          for (int q = 0; q < RP; q++) nd_ld(pw[q], s_pan + (lane + 32 * q) * B);
+          int piv[B];
+          unsigned pivm;
+          nd_gjb_factor<T, TN, B>(pw, ps, piv, pivm, k0, n, detmode, lane, s_wt, s_perm, s_step);
+          if (STASH) {
+#pragma unroll
+            for (int i = 0; i < RT; i++)
+#pragma unroll
+              for (int v = 0; v < CT / V; v++) nd_ld16(&w[i][v * V], s_stage + ((i * (CT / V) + v) * 32 + lane) * V);
+          }
+        }
+        Bar::sync();
+        int st[RT];
+        nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step, s_prow, k0, ry, cx);
+        Bar::sync();
+        nd_gjb_update<T, TN, RT, CT, B>(w, st, s_wt, s_prow, ry, cx);
+        if (cx == kc) nd_gjb_take_w<T, TN, RT, CT, B>(w, s_wt, ry, s * B);
+        if (Bar::kWarp) Bar::sync();
+      }
+    }
+  }
+}
+
 /* ---- kernel 1: warp 0 runs the panels, block barriers ------------------------------------ */
 
 template <typename T, int TN, int RT, int CT, int B, int MINB, bool STASH>
 __global__ void __launch_bounds__((TN / RT) * (TN / CT), MINB) k_gjb_sync(nd_lk_gj p) {
-  constexpr int NC = TN / CT, NT = (TN / RT) * NC, RP = TN / 32, V = 16 / (int)sizeof(T);
+  constexpr int NC = TN / CT, NT = (TN / RT) * NC;
   static_assert(CT % B == 0 && NT >= 32, "panel inside a tile column; at least one warp");
   extern __shared__ __align__(16) unsigned char nd_smem[];
   T *s_stage = (T *)nd_smem;
@@ -402,50 +467,8 @@ __global__ void __launch_bounds__((TN / RT) * (TN / CT), MINB) k_gjb_sync(nd_lk_
     nd_gjb_piv<T> ps;
     nd_gjb_piv_init<T, TN>(ps, n, lane);
 
-    for (int kc = 0; kc * CT < n; kc++) {
-#pragma unroll
-      for (int s = 0; s < CT / B; s++) {
-        const int k0 = kc * CT + s * B;
-        if (k0 < n) {
-          if (cx == kc) {
-#pragma unroll
-            for (int i = 0; i < RT; i++)
-#pragma unroll
-              for (int v = 0; v < (int)(B * sizeof(T) / 16); v++)
-                nd_st16(s_pan + (RT * ry + i) * B + v * (16 / (int)sizeof(T)), &w[i][s * B + v * (16 / (int)sizeof(T))]);
-          }
-          __syncthreads();
-          if (warp == 0) {
-            /* STASH: the panel warp parks its tile in the (idle) stage, so that the tile and the
-             * panel need not be in registers at once */
-            if (STASH) {
-#pragma unroll
-              for (int i = 0; i < RT; i++)
-#pragma unroll
-                for (int v = 0; v < CT / V; v++) nd_st16(s_stage + ((i * (CT / V) + v) * 32 + lane) * V, &w[i][v * V]);
-            }
-            T pw[RP][B];
-#pragma unroll
-            for (int q = 0; q < RP; q++) nd_ld(pw[q], s_pan + (lane + 32 * q) * B);
-            int piv[B];
-            unsigned pivm;
-            nd_gjb_factor<T, TN, B>(pw, ps, piv, pivm, k0, n, detmode, lane, s_wt, s_perm, s_step);
-            if (STASH) {
-#pragma unroll
-              for (int i = 0; i < RT; i++)
-#pragma unroll
-                for (int v = 0; v < CT / V; v++) nd_ld16(&w[i][v * V], s_stage + ((i * (CT / V) + v) * 32 + lane) * V);
-            }
-          }
-          __syncthreads();
-          int st[RT];
-          nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step, s_prow, k0, ry, cx);
-          __syncthreads();
-          nd_gjb_update<T, TN, RT, CT, B>(w, st, s_wt, s_prow, ry, cx);
-          if (cx == kc) nd_gjb_take_w<T, TN, RT, CT, B>(w, s_wt, ry, s * B);
-        }
-      }
-    }
+    nd_gjb_pass<T, TN, RT, CT, B, STASH, nd_bar_block>(w, ps, n, detmode, warp == 0, lane, ry, cx, s_stage,
+                                                       s_pan, s_wt, s_prow, s_perm, s_step);
 
     if (p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
     if (tid == 0) nd_gjb_results<T>(p, b, ps);
@@ -568,7 +591,7 @@ constexpr size_t nd_gjw_smem_warp() {
 
 template <typename T, int RT, int CT, int B, int WPB, int MINB>
 __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
-  constexpr int TN = 32, NC = TN / CT, V = 16 / (int)sizeof(T);
+  constexpr int TN = 32, NC = TN / CT;
   static_assert((TN / RT) * NC == 32 && CT % B == 0 && B * sizeof(T) % 16 == 0, "one warp, whole panels");
   extern __shared__ __align__(16) unsigned char nd_smem[];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -588,35 +611,8 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
     nd_gjb_load<T, TN, RT, CT>(w, p, b, ry, cx);
     nd_gjb_piv<T> ps;
     nd_gjb_piv_init<T, TN>(ps, n, lane);
-    for (int kc = 0; kc * CT < n; kc++) {
-#pragma unroll
-      for (int s = 0; s < CT / B; s++) {
-        const int k0 = kc * CT + s * B;
-        if (k0 < n) {
-          if (cx == kc) {
-#pragma unroll
-            for (int i = 0; i < RT; i++)
-#pragma unroll
-              for (int v = 0; v < B / V; v++) nd_st16(s_pan + (RT * ry + i) * B + v * V, &w[i][s * B + v * V]);
-          }
-          __syncwarp();
-          {
-            T pw[1][B];
-            nd_ld(pw[0], s_pan + lane * B);
-            int piv[B];
-            unsigned pivm;
-            nd_gjb_factor<T, TN, B>(pw, ps, piv, pivm, k0, n, detmode, lane, s_wt, s_perm, s_step);
-          }
-          __syncwarp();
-          int st[RT];
-          nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step, s_prow, k0, ry, cx);
-          __syncwarp();
-          nd_gjb_update<T, TN, RT, CT, B>(w, st, s_wt, s_prow, ry, cx);
-          if (cx == kc) nd_gjb_take_w<T, TN, RT, CT, B>(w, s_wt, ry, s * B);
-          __syncwarp();
-        }
-      }
-    }
+    nd_gjb_pass<T, TN, RT, CT, B, false, nd_bar_warp>(w, ps, n, detmode, true, lane, ry, cx, s_stage, s_pan,
+                                                      s_wt, s_prow, s_perm, s_step);
     if (p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
     if (lane == 0) nd_gjb_results<T>(p, b, ps);
     __syncwarp();

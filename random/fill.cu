@@ -23,6 +23,8 @@
  * would, so the numbers do not depend on this arrangement. */
 #include <string.h>
 
+#include <type_traits>
+
 #include "random/engine.cuh"
 
 namespace {
@@ -175,13 +177,65 @@ __global__ void __launch_bounds__(ND_K_THREADS)
   eng.finish(rng, tid);
 }
 
+/* Lemire's bounded mapping of one word (32 or 64 bits; a 64-bit word is two engine outputs,
+ * high first). */
+template <class W>
+struct nd_bounded;
+template <>
+struct nd_bounded<uint32_t> {
+  static __device__ __forceinline__ uint32_t map(uint32_t x, uint64_t r, uint64_t t, int *ok) {
+    return nd__lemire32(x, (uint32_t)r, (uint32_t)t, ok);
+  }
+  template <class Eng>
+  static __device__ __forceinline__ uint32_t word(Eng &eng) {
+    return eng.next();
+  }
+};
+template <>
+struct nd_bounded<uint64_t> {
+  static __device__ __forceinline__ uint64_t map(uint64_t x, uint64_t r, uint64_t t, int *ok) {
+    return nd__lemire64(x, r, t, ok);
+  }
+  template <class Eng>
+  static __device__ __forceinline__ uint64_t word(Eng &eng) {
+    const uint64_t hi = eng.next();
+    const uint64_t lo = eng.next();
+    return (hi << 32) | lo;
+  }
+};
+
+/* Offsets in [0, range) for the V words x of one block. A rejected word is redrawn from the
+ * thread's engine stream, in order of k, only after the whole block was mapped (the common
+ * case has no branch per word). */
+template <class W, int V, class Eng>
+__device__ __forceinline__ void nd_bounded_block(Eng &eng, const W (&x)[V], uint64_t range,
+                                                 uint64_t thr, W (&c)[V]) {
+  int all_ok = 1;
+#pragma unroll
+  for (int k = 0; k < V; k++) {
+    int ok;
+    c[k] = nd_bounded<W>::map(x[k], range, thr, &ok);
+    all_ok &= ok;
+  }
+  if (!all_ok) {
+#pragma unroll
+    for (int k = 0; k < V; k++) {
+      int ok;
+      (void)nd_bounded<W>::map(x[k], range, thr, &ok);
+      while (!ok) c[k] = nd_bounded<W>::map(nd_bounded<W>::word(eng), range, thr, &ok);
+    }
+  }
+}
+
 /* U is the unsigned type of the output's width; values are low + offset, wrapping, so signed
- * dtypes get their two's complement bits. */
+ * dtypes get their two's complement bits. Narrow widths map four 32-bit words per block, wide
+ * ones two 64-bit words. */
 template <class Eng, class U, bool WIDE>
 __global__ void __launch_bounds__(ND_K_THREADS)
     k_integers(nd_krng rng, U *__restrict__ out, int64_t n, uint64_t low, uint64_t range,
                uint64_t thr) {
   constexpr int V = WIDE ? 2 : 4;
+  typedef typename std::conditional<WIDE, uint64_t, uint32_t>::type W;
   const int64_t nblk = (n + V - 1) / V;
   const int64_t tid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   if (tid >= nblk) return;
@@ -190,53 +244,20 @@ __global__ void __launch_bounds__(ND_K_THREADS)
   for (int64_t j = tid; j < nblk; j += step) {
     eng.begin(j);
     const uint4 w = eng.next4();
-    U v[V];
-    if constexpr (!WIDE) {
-      const uint32_t r = (uint32_t)range, t = (uint32_t)thr;
-      const uint32_t x[4] = {w.x, w.y, w.z, w.w};
-      uint32_t c[4];
-      int all_ok = 1;
-#pragma unroll
-      for (int k = 0; k < 4; k++) {
-        int ok;
-        c[k] = nd__lemire32(x[k], r, t, &ok);
-        all_ok &= ok;
-      }
-      if (!all_ok) {
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-          int ok;
-          (void)nd__lemire32(x[k], r, t, &ok);
-          while (!ok) c[k] = nd__lemire32(eng.next(), r, t, &ok);
-        }
-      }
-#pragma unroll
-      for (int k = 0; k < 4; k++) v[k] = (U)(low + c[k]);
+    W x[V], c[V];
+    if constexpr (WIDE) {
+      x[0] = ((uint64_t)w.x << 32) | w.y;
+      x[1] = ((uint64_t)w.z << 32) | w.w;
     } else {
-      const uint64_t x[2] = {((uint64_t)w.x << 32) | w.y, ((uint64_t)w.z << 32) | w.w};
-      uint64_t c[2];
-      int all_ok = 1;
-#pragma unroll
-      for (int k = 0; k < 2; k++) {
-        int ok;
-        c[k] = nd__lemire64(x[k], range, thr, &ok);
-        all_ok &= ok;
-      }
-      if (!all_ok) {
-#pragma unroll
-        for (int k = 0; k < 2; k++) {
-          int ok;
-          (void)nd__lemire64(x[k], range, thr, &ok);
-          while (!ok) {
-            uint64_t hi = eng.next();
-            uint64_t lo = eng.next();
-            c[k] = nd__lemire64((hi << 32) | lo, range, thr, &ok);
-          }
-        }
-      }
-#pragma unroll
-      for (int k = 0; k < 2; k++) v[k] = (U)(low + c[k]);
+      x[0] = w.x;
+      x[1] = w.y;
+      x[2] = w.z;
+      x[3] = w.w;
     }
+    nd_bounded_block<W, V>(eng, x, range, thr, c);
+    U v[V];
+#pragma unroll
+    for (int k = 0; k < V; k++) v[k] = (U)(low + c[k]);
     store_block<U, V>(out, j, n, v);
   }
   eng.finish(rng, tid);
