@@ -24,6 +24,8 @@
  *   k_gjb_sync: warp 0 is also the panel warp; three block barriers per panel (panel posted,
  *     W posted, pivot rows posted). B divides CT. With STASH the panel warp parks its tile in
  *     the idle output stage while it factors, so tile and panel need not share registers.
+ *     k_gjw (TN = 32, one warp per matrix) runs the same panel pass (nd_gjb_pass) with warp
+ *     barriers.
  *   k_gjb_la: B = RT = CT; one extra warp does only panels, with lookahead: while the update
  *     threads apply panel q, it applies panel q to the next panel's columns itself (W_q is
  *     still in shared memory, the pivot rows' entries are in the posted panel) and factors
