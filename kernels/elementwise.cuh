@@ -22,11 +22,11 @@
  * - vec: one or two collapsed dimensions (rows x cols), every operand contiguous along cols
  *   or constant along cols (stride 0: a scalar, a broadcast row or column). Each thread moves
  *   V = 16 / (largest input size) elements per access (16-byte loads), with U vectors in
- *   flight (vunroll: 4 for one input, 2 for two or three, 1 for heavy ops); the stores carry
- *   the streaming cache hint. The work is cut into units of U * 256 vectors of one row,
- *   dealt round-robin to exactly as many 256-thread blocks as are resident on the device at
- *   once (occupancy queried once per instance), so every block gets the same work within one
- *   unit for one long row and for many broadcast rows alike; a broadcast row operand is
+ *   flight (vunroll: 8 for light float32 math, 4 for other one-input ops, 2 for two or three
+ *   inputs, 1 for heavy ops); the stores carry the streaming cache hint. The work is cut into
+ *   units of U * 256 vectors of one row, dealt round-robin to sixteen 256-thread blocks per
+ *   resident slot (occupancy queried once per instance; see vec_grid), so blocks get the same
+ *   work within one unit for one long row and for many broadcast rows alike; a broadcast row operand is
  *   re-read from L2. Requires each contiguous operand and row stride to be aligned to its
  *   access size; otherwise the strided path runs.
  * - tiled: two dimensions where the output is contiguous along cols but input 0 or 1 is

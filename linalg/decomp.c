@@ -127,7 +127,7 @@ nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd
     int begun = 0;
     if (st == ND_OK) {
       nd__buffer *writes[] = {w->buf, inf ? inf->buf : NULL, dinfo, first, ptrs, work};
-      st = nd__linalg_begin_writes(&sync, 6, writes);
+      st = nd__linalg_begin_writes(&sync, ND__COUNT(writes), writes);
     }
     if (st == ND_OK) begun = 1;
     int *iv = inf ? (int *)nd__p(inf) : dinfo ? (int *)dinfo->ptr : NULL;
@@ -233,7 +233,7 @@ nd_status nd_linalg_qr(const nd_array *a, nd_qr_mode mode, nd_array **q, nd_arra
     int begun = 0;
     if (st == ND_OK) {
       nd__buffer *writes[] = {w->buf, tau, work, dinfo};
-      st = nd__linalg_begin_writes(&sync, 4, writes);
+      st = nd__linalg_begin_writes(&sync, ND__COUNT(writes), writes);
     }
     if (st == ND_OK) begun = 1;
     for (int64_t b = 0; b < batch && st == ND_OK; b++)
@@ -376,7 +376,7 @@ nd_status nd_linalg_svd(const nd_array *a, int full_matrices, int compute_uv, nd
     int begun = 0;
     if (st == ND_OK) {
       nd__buffer *writes[] = {w->buf, uw->buf, vw->buf, so->buf, work, dinfo};
-      st = nd__linalg_begin_writes(&sync, 6, writes);
+      st = nd__linalg_begin_writes(&sync, ND__COUNT(writes), writes);
     }
     if (st == ND_OK) begun = 1;
     if (st == ND_OK && batched) {
@@ -494,7 +494,7 @@ static nd_status nd__eigh(const char *fn, const nd_array *a, char uplo, nd_array
     int begun = 0;
     if (st == ND_OK) {
       nd__buffer *writes[] = {wk->buf, w->buf, work, dinfo};
-      st = nd__linalg_begin_writes(&sync, 4, writes);
+      st = nd__linalg_begin_writes(&sync, ND__COUNT(writes), writes);
     }
     if (st == ND_OK) begun = 1;
     if (st == ND_OK && batched) {

@@ -216,13 +216,11 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)lwork * isz + 16, &work);
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, (2 * batch + 1) * (int64_t)sizeof(int), &dinfo);
   if (st == ND_OK && use_blas) st = nd__linalg_scratch(fn, s, 2 * batch * (int64_t)sizeof(void *), &ptrs);
-  if (st == ND_OK) st = nd__sync_add(&sync, &lu->buf->hz, ND__WRITE);
-  if (st == ND_OK) st = nd__sync_add(&sync, &piv->hz, ND__WRITE);
-  if (st == ND_OK) st = nd__sync_add(&sync, &work->hz, ND__WRITE);
-  if (st == ND_OK) st = nd__sync_add(&sync, &dinfo->hz, ND__WRITE);
-  if (st == ND_OK && ptrs) st = nd__sync_add(&sync, &ptrs->hz, ND__WRITE);
   int begun = 0;
-  if (st == ND_OK) st = nd__sync_begin(&sync);
+  if (st == ND_OK) {
+    nd__buffer *writes[] = {lu->buf, piv, work, dinfo, ptrs};
+    st = nd__linalg_begin_writes(&sync, ND__COUNT(writes), writes);
+  }
   if (st == ND_OK) begun = 1;
   int *info = f->info ? (int *)nd__data(f->info) : dinfo ? (int *)dinfo->ptr : NULL;
   int *rs_info = dinfo ? (int *)dinfo->ptr + batch : NULL; /* getrs/getri: not the factorisation's info */
@@ -435,14 +433,11 @@ static nd_status nd__solve_lu(const char *fn, nd_stream *s, nd_dtype dt, const n
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)n * (int64_t)sizeof(int), &piv);
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)lwork * isz + 16, &work);
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, (batch + 1) * (int64_t)sizeof(int), &dinfo);
-  if (st == ND_OK) st = nd__sync_add(&sync, &lu->buf->hz, ND__WRITE);
-  if (st == ND_OK) st = nd__sync_add(&sync, &bt->buf->hz, ND__WRITE);
-  if (st == ND_OK) st = nd__sync_add(&sync, &piv->hz, ND__WRITE);
-  if (st == ND_OK) st = nd__sync_add(&sync, &work->hz, ND__WRITE);
-  if (st == ND_OK) st = nd__sync_add(&sync, &dinfo->hz, ND__WRITE);
-  if (st == ND_OK) st = nd__fail_sync(&sync, f);
   int begun = 0;
-  if (st == ND_OK) st = nd__sync_begin(&sync);
+  if (st == ND_OK) {
+    nd__buffer *writes[] = {lu->buf, bt->buf, piv, work, dinfo, f->info ? f->info->buf : NULL, f->first};
+    st = nd__linalg_begin_writes(&sync, ND__COUNT(writes), writes);
+  }
   if (st == ND_OK) begun = 1;
   int *info = f->info ? (int *)nd__data(f->info) : dinfo ? (int *)dinfo->ptr : NULL;
   int *rs_info = dinfo ? (int *)dinfo->ptr + batch : NULL;

@@ -99,6 +99,9 @@ nd_status nd__cusolver_for(const char *fn, nd_stream *s, void **handle);
  * which frees in stream order). */
 nd_status nd__linalg_scratch(const char *fn, nd_stream *s, int64_t nbytes, nd__buffer **out);
 
+/* The number of elements of a C array. */
+#define ND__COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 /* Adds a write of each non-NULL buffer of bufs[0..n) to sync (initialised on the call's
  * stream), then begins it: the set-up of the solver sections, which write their outputs,
  * workspaces and info arrays. */
