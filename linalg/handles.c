@@ -138,8 +138,7 @@ static void nd__format_index(char *buf, size_t cap, int64_t flat, int ndim, cons
   nd__format_shape(buf, cap, ndim, idx);
 }
 
-nd_status nd__linalg_wait_first(const char *fn, nd_stream *s, const void *first, const int *info,
-                                int batch_ndim, const int64_t *batch_shape, nd_status fail_status) {
+nd_status nd__linalg_read_first(const char *fn, nd_stream *s, const void *first, unsigned long long *out) {
   nd__la_thread *t = NULL;
   ND_TRY(nd__la_thread_get(fn, &t));
   if (t->pinned == NULL) {
@@ -151,8 +150,19 @@ nd_status nd__linalg_wait_first(const char *fn, nd_stream *s, const void *first,
   nd_status st = ND_CUDA(cudaMemcpyAsync(t->pinned, first, sizeof(unsigned long long), cudaMemcpyDeviceToHost, cs));
   if (st == ND_OK) st = ND_CUDA(cudaStreamSynchronize(cs));
   if (st != ND_OK) return nd__error_context(st, fn);
-  unsigned long long idx = t->pinned[0];
+  *out = t->pinned[0];
+  return ND_OK;
+}
+
+nd_status nd__linalg_wait_first(const char *fn, nd_stream *s, const void *first, const int *info,
+                                int batch_ndim, const int64_t *batch_shape, nd_status fail_status) {
+  unsigned long long idx;
+  ND_TRY(nd__linalg_read_first(fn, s, first, &idx));
   if (idx == ~0ull) return ND_OK;
+  nd__la_thread *t = NULL;
+  ND_TRY(nd__la_thread_get(fn, &t));
+  cudaStream_t cs = (cudaStream_t)s->cu;
+  nd_status st;
   int value = 0;
   if (info != NULL) {
     st = ND_CUDA(cudaMemcpyAsync(&t->pinned[1], info + idx, sizeof(int), cudaMemcpyDeviceToHost, cs));

@@ -10,7 +10,8 @@
  * - larger: batches of matrices up to 256 x 256 through cuBLAS getrfBatched + getriBatched
  *   (inverse) or getrfBatched + the LU diagonal (det); single or larger matrices through
  *   cuSOLVER getrf per matrix, then getrs (inverse: against identities written straight into
- *   the result; solve: against a column-major copy of b) or the LU diagonal.
+ *   the result; solve: against a column-major copy of b) or the LU diagonal; real solves of
+ *   order >= 512 in checked mode first try the randomised solve (nd__solve_rbt below).
  *
  * Row-major data seen by the column-major library is the transpose: getrf of the buffer of A
  * factors A^T, so getrs with CUBLAS_OP_N against I yields inv(A^T) column-major, which read
@@ -468,6 +469,144 @@ static nd_status nd__solve_lu(const char *fn, nd_stream *s, nd_dtype dt, const n
   return nd__linalg_ctx(fn, st);
 }
 
+/* ---- randomised solve ---------------------------------------------------------------------
+ *
+ * cuSOLVER's getrf spends most of its time at these orders choosing pivots one column after
+ * another (4096 float64: 14 ms against 2.5 ms without pivoting). For large real systems in
+ * checked mode, which waits once anyway, solve instead factors a randomly transformed matrix
+ * without pivoting and makes sure of the answer:
+ *   1. W0^T A W1 (depth-2 random butterflies, linalg/rbt.cu), in float64, padded to a multiple
+ *      of 64 with identity; cuSOLVER getrf without pivoting;
+ *   2. x = W1 U^-1 L^-1 W0^T b, one step of iterative refinement with the residual b - A x
+ *      taken against the original A (cuBLAS gemm);
+ *   3. the answer is accepted only if getrf's info is 0, no pivot is at or below 1e-10 ||A||_F
+ *      (singular input leaves a pivot of the size of the rounding errors), and every column's residual after refinement satisfies
+ *      ||b - A x||_inf <= max(16, sqrt(n)) * eps * ||A||_F * ||x||_inf, all finite.
+ * Otherwise (singular or nearly singular input, NaN/inf, a rare bad transform) the whole call
+ * runs the partial-pivoting path (nd__solve_lu), so what is reported as singular is decided
+ * exactly as before. float32 input is solved in float64 and rounded. Unchecked mode, which may
+ * not wait, always takes the partial-pivoting path. ND_SOLVE_RBT=0 turns this path off. */
+#define ND__RBT_MIN_N 512
+
+static _Thread_local int64_t nd__rbt_counts[2]; /* accepted, sent to partial pivoting */
+
+int64_t nd__solve_rbt_count(int fell_back) { return nd__rbt_counts[fell_back != 0]; }
+
+static int nd__solve_rbt_ok(nd_dtype dt, int64_t n, int64_t k) {
+  return (dt == ND_FLOAT32 || dt == ND_FLOAT64) && n >= ND__RBT_MIN_N && n <= 46336 && k <= INT_MAX &&
+         nd__env_flag("ND_SOLVE_RBT", 1);
+}
+
+static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_plan *p, const nd_array *av,
+                               const nd_array *bv, nd_array *x3, nd__fail *f, int *done) {
+  *done = 0;
+  const int n = (int)p->n, np = (n + 63) / 64 * 64, k = (int)p->k;
+  const int64_t batch = p->batch, vbytes = (int64_t)np * k * 8;
+  const nd_lk_rbt rp = {ND_FLOAT64, n, np, k};
+  nd_array *ak = NULL, *bk = NULL, *xw = NULL, *xv = NULL;
+  nd__buffer *ar = NULL, *vec = NULL, *work = NULL, *meta = NULL;
+  nd_lk_mat am, bm;
+  nd_status st = nd__prep_mat(fn, av, ND_FLOAT64, &ak, &am);
+  /* the residual product needs a unit stride and a leading dimension of at least n */
+  if (st == ND_OK && !((am.cs == 1 && am.rs >= n) || (am.rs == 1 && am.cs >= n))) {
+    nd_array *c = NULL;
+    st = nd__linalg_contig(fn, av, ND_FLOAT64, &c);
+    nd_array_release(ak);
+    ak = NULL;
+    if (st == ND_OK) st = nd__prep_mat(fn, c, ND_FLOAT64, &ak, &am);
+    nd_array_release(c);
+  }
+  if (st == ND_OK) st = nd__prep_mat(fn, bv, ND_FLOAT64, &bk, &bm);
+  int64_t xshape[3] = {batch, k, np};
+  if (st == ND_OK) st = nd__array_alloc(fn, 3, xshape, ND_FLOAT64, 'C', &xw);
+  if (st == ND_OK) {
+    int64_t sh[3] = {batch, n, k}, stv[3] = {vbytes, 8, (int64_t)np * 8};
+    st = nd__array_view(fn, xw, 3, sh, stv, xw->offset, 1, &xv);
+  }
+  void *hs = NULL, *hb = NULL;
+  int lwork = 0;
+  const int64_t sync_ints = nd_lk_trsm_sync_ints(np, k);
+  const int64_t meta_bytes = batch * (8 + 4 + 4 * sync_ints * 4);
+  if (st == ND_OK) st = nd__cusolver_for(fn, s, &hs);
+  if (st == ND_OK) st = nd__cublas_for(fn, s, &hb);
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)np * np * 8, &ar);
+  if (st == ND_OK) st = ND_CUSOLVER(cusolverDnDgetrf_bufferSize(hs, np, np, ar->ptr, np, &lwork));
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)lwork * 8 + 16, &work);
+  /* bw, rw, tw (np x k each), then the inverses of both triangles' diagonal blocks */
+  const int64_t dinv_len = (int64_t)np * 64;
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, 3 * vbytes + 2 * dinv_len * 8, &vec);
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, meta_bytes, &meta);
+  nd__sync sync;
+  nd__sync_init(&sync, s);
+  int begun = 0;
+  if (st == ND_OK) st = nd__sync_add(&sync, &ak->buf->hz, ND__READ);
+  if (st == ND_OK) st = nd__sync_add(&sync, &bk->buf->hz, ND__READ);
+  if (st == ND_OK) {
+    nd__buffer *writes[] = {ar, work, vec, meta, xw->buf, f->first};
+    st = nd__linalg_begin_writes(&sync, ND__COUNT(writes), writes);
+  }
+  if (st == ND_OK) begun = 1;
+  cudaStream_t cs = (cudaStream_t)s->cu;
+  double *normsq = meta ? (double *)meta->ptr : NULL;
+  int *info = meta ? (int *)(normsq + batch) : NULL, *syncw = info ? info + batch : NULL;
+  unsigned long long *first = f->first ? (unsigned long long *)f->first->ptr : NULL;
+  if (st == ND_OK) st = ND_CUDA(cudaMemsetAsync(meta->ptr, 0, (size_t)meta_bytes, cs));
+  if (st == ND_OK) st = nd_lk_first_reset(first, cs);
+  /* A row-major (unit column stride) is the transpose of what the kernels see: M = A^T. */
+  const int trans = ak && am.cs == 1;
+  const int64_t ms_r = trans ? am.cs : am.rs, ms_c = trans ? am.rs : am.cs, lda = trans ? am.rs : am.cs;
+  const int set_in = trans ? 1 : 0, set_out = trans ? 0 : 1;
+  const int64_t tr = trans ? np : 1, tc = trans ? 1 : np;
+  char *bw = vec ? (char *)vec->ptr : NULL, *rw = vec ? bw + vbytes : NULL, *tw = vec ? rw + vbytes : NULL;
+  double *dinv = vec ? (double *)(tw + vbytes) : NULL;
+  const double one = 1, mone = -1;
+  for (int64_t b = 0; b < batch && st == ND_OK; b++) {
+    const double *mb = (const double *)am.data + b * am.bs;
+    char *xb = (char *)nd__data(xw) + b * vbytes;
+    int *sy = syncw + b * 4 * sync_ints;
+    st = nd_lk_rbt_matrix(&rp, mb, ms_r, ms_c, ar->ptr, normsq + b, cs);
+    if (st == ND_OK) st = ND_CUSOLVER(cusolverDnDgetrf(hs, np, np, ar->ptr, np, work->ptr, NULL, info + b));
+    /* trans: R^T (lower) then L^T (upper, unit); else L (lower, unit) then R (upper) */
+    if (st == ND_OK) st = nd_lk_tri_inv(&rp, ar->ptr, tr, tc, 1, !trans, dinv, cs);
+    if (st == ND_OK) st = nd_lk_rbt_gather(&rp, (const double *)bm.data + b * bm.bs, bm.rs, bm.cs, bw, cs);
+    for (int pass = 0; pass < 2 && st == ND_OK; pass++) {
+      /* pass 0: x = solve(b); pass 1: x += solve(b - A x) */
+      st = nd_lk_rbt_vec(&rp, pass ? rw : bw, tw, set_in, 0, cs);
+      if (st == ND_OK) st = nd_lk_trsm_blocks(&rp, ar->ptr, tr, tc, 1, dinv, tw, sy + (2 * pass) * sync_ints, cs);
+      if (st == ND_OK)
+        st = nd_lk_trsm_blocks(&rp, ar->ptr, tr, tc, 0, dinv + dinv_len, tw, sy + (2 * pass + 1) * sync_ints, cs);
+      if (st == ND_OK) st = nd_lk_rbt_vec(&rp, tw, xb, set_out, pass ? 2 : 1, cs);
+      if (st == ND_OK) st = ND_CUDA(cudaMemcpyAsync(rw, bw, (size_t)vbytes, cudaMemcpyDeviceToDevice, cs));
+      if (st == ND_OK)
+        st = ND_CUBLAS(cublasDgemm(hb, trans ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, k, n, &mone, mb, (int)lda,
+                                   (const double *)xb, np, &one, (double *)rw, np));
+    }
+    if (st == ND_OK) st = nd_lk_rbt_check(&rp, ar->ptr, info + b, rw, xb, normsq + b, first, b, cs);
+  }
+  if (begun) {
+    nd_status st2 = nd__sync_end(&sync);
+    if (st == ND_OK) st = st2;
+  }
+  unsigned long long bad = 0;
+  if (st == ND_OK) st = nd__linalg_read_first(fn, s, first, &bad);
+  if (st == ND_OK && bad == ~0ull) {
+    /* accepted: every matrix solved, none singular */
+    if (f->info) st = nd_array_fill(f->info, nd_scalar_int(0));
+    if (st == ND_OK) st = nd__assign(fn, x3, xv);
+    if (st == ND_OK) *done = 1;
+  }
+  if (st == ND_OK) nd__rbt_counts[!*done]++;
+  nd_array_release(ak);
+  nd_array_release(bk);
+  nd_array_release(xv);
+  nd_array_release(xw);
+  if (ar) nd__buffer_release(ar);
+  if (vec) nd__buffer_release(vec);
+  if (work) nd__buffer_release(work);
+  if (meta) nd__buffer_release(meta);
+  return nd__linalg_ctx(fn, st);
+}
+
 nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out,
                              nd_array **info) {
   const char *fn = "nd_linalg_solve";
@@ -491,6 +630,7 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
 
   nd_array *x = NULL, *x3 = NULL, *av = NULL, *bv = NULL, *ak = NULL, *bk = NULL;
   nd__fail f = {NULL, NULL};
+  int rbt_done = 0;
   const int work = p.batch > 0 && n > 0;
   nd_status st = nd__array_alloc(fn, p.out_ndim, p.out_shape, dt, 'C', &x);
   if (st == ND_OK) st = nd__fail_alloc(fn, s, info != NULL, checked && work, p.batch_ndim, p.batch_shape, &f);
@@ -548,9 +688,10 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
       nd_array_release(inv);
       nd_array_release(b3);
     } else if (st == ND_OK) {
-      st = nd__solve_lu(fn, s, dt, &p, av, bv, x3, &f);
+      if (checked && nd__solve_rbt_ok(dt, p.n, p.k)) st = nd__solve_rbt(fn, s, &p, av, bv, x3, &f, &rbt_done);
+      if (st == ND_OK && !rbt_done) st = nd__solve_lu(fn, s, dt, &p, av, bv, x3, &f);
     }
-    if (st == ND_OK && f.first)
+    if (st == ND_OK && f.first && !rbt_done)
       st = nd__linalg_wait_first(fn, s, f.first->ptr, (int *)nd__data(f.info), p.batch_ndim, p.batch_shape,
                                  ND_ERR_SINGULAR);
   }

@@ -60,6 +60,38 @@ int nd_lk_gj_medium_ok(int dtype, int n);
  * per matrix (float32 24 < n <= 32, float64 16 < n <= 32), faster there than nd_lk_gj_small. */
 int nd_lk_inv_warp_ok(int dtype, int n);
 
+/* ---- randomised solve (linalg/rbt.cu) -------------------------------------------------------
+ * One order-n system with k right-hand sides, padded to order np (a multiple of 64). All
+ * vectors are np x k column-major (leading dimension np); matrices column-major of order np.
+ * dtype must be ND_FLOAT64. */
+typedef struct nd_lk_rbt {
+  int dtype;
+  int n, np, k;
+} nd_lk_rbt;
+
+/* ar = W0^T [M 0; 0 I] W1 for M(i, j) = m[i*ms_r + j*ms_c] (i, j < n); *normsq += sum M^2. */
+nd_status nd_lk_rbt_matrix(const nd_lk_rbt *p, const void *m, int64_t ms_r, int64_t ms_c, void *ar,
+                           double *normsq, void *stream);
+/* out = b (n x k at b[i*brs + c*bcs]) with zero rows n..np-1. */
+nd_status nd_lk_rbt_gather(const nd_lk_rbt *p, const void *b, int64_t brs, int64_t bcs, void *out, void *stream);
+/* Transform `set` (0 or 1) of every column: apply 0: out = W^T in; 1: out = W in; 2: out += W in. */
+nd_status nd_lk_rbt_vec(const nd_lk_rbt *p, const void *in, void *out, int set, int apply, void *stream);
+/* dinv (np/64 row-major 64 x 64 tiles) = the inverses of the diagonal 64 x 64 blocks of the
+ * triangle T(i, j) = tri[i*tr + j*tc] (lower or upper, unit diagonal or not), and dinv + np*64 the
+ * same for the other triangle of the same T (upper for lower, non-unit diagonal for unit). */
+nd_status nd_lk_tri_inv(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower, int unit, void *dinv,
+                        void *stream);
+/* In place y = T^-1 y for that triangle, given its dinv. sync: nd_lk_trsm_sync_ints(np, k) ints,
+ * zero before the call. */
+nd_status nd_lk_trsm_blocks(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower, const void *dinv,
+                            void *y, int *sync, void *stream);
+int64_t nd_lk_trsm_sync_ints(int np, int k);
+/* atomicMin(first, index) unless info is 0, the diagonal of lu is finite with no entry at or below
+ * 1e-10 times ||M||_F, and every column of r (the residual b - A x, rows < n) is finite with
+ * ||r||_inf <= max(16, sqrt(n)) * eps * sqrt(*normsq) * ||x||_inf. */
+nd_status nd_lk_rbt_check(const nd_lk_rbt *p, const void *lu, const int *info, const void *r, const void *x,
+                          const double *normsq, unsigned long long *first, int64_t index, void *stream);
+
 /* ---- helpers (linalg/aux.cu) ----------------------------------------------------------- */
 
 /* Writes all ones (0xff...) to *first, the "no failure" value of nd_lk_info_first. */

@@ -111,6 +111,13 @@ nd_status nd__linalg_begin_writes(nd__sync *sync, int n, nd__buffer *const *bufs
  * Call before enqueueing. Errors: ND_ERR_STREAM. */
 nd_status nd__linalg_check_capture(const char *fn, nd_stream *s);
 
+/* Calls of this thread whose randomised solve was accepted (fell_back 0) or handed to partial
+ * pivoting after the check (fell_back 1) (linalg/inv.c). */
+int64_t nd__solve_rbt_count(int fell_back);
+
+/* Copies the 8-byte word `first` to the host and waits for it (checked mode's wait). */
+nd_status nd__linalg_read_first(const char *fn, nd_stream *s, const void *first, unsigned long long *out);
+
 /* Checked mode: waits on the host until `first` (an 8-byte device word: the smallest failing
  * batch index, or all ones) is known, and returns ND_OK or `fail_status` with a message
  * naming the batch index and the info value (read from info, int32 per matrix, when not

@@ -4,6 +4,7 @@
  * (offset slices, transposed, negative strides, broadcast batches), zero sizes, singular and
  * indefinite input in checked and unchecked mode, NaN input, bad arguments, the SEEDS report 5
  * scenario across streams, graph capture and several threads. Exits 77 without a GPU. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <complex.h>
 #include <math.h>
 #include <pthread.h>
@@ -12,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "linalg/linalg_internal.h"
 #include "tests/nd_test.h"
 
 typedef double complex dc;
@@ -481,6 +483,199 @@ START_TEST(test_solve) {
   /* many right-hand sides */
   check_solve(ND_FLOAT64, 3, 16, 40, 0, 0);
   check_solve(ND_FLOAT64, 1, 300, 16, 0, 0);
+}
+END_TEST
+
+/* ---- large real solves: the randomised path and its fall-back ---------------------------- */
+
+/* max over matrices and columns of ||A x - b||_inf / (||A||_inf ||x||_inf), from host copies of
+ * a (batch or 1 matrices), x (batch, n, k) and b (batch or 1, n, k). */
+static double solve_berr(const nd_array *a, const nd_array *x, const nd_array *b, int64_t batch, int64_t n,
+                         int64_t k) {
+  dc *A = fetch(a), *X = fetch(x), *B = fetch(b), *t = malloc((size_t)(n * k) * sizeof(dc));
+  const int64_t ab = nd_array_size(a) / (n * n), bb = nd_array_size(b) / (n * k);
+  double worst = 0;
+  for (int64_t i = 0; i < batch; i++) {
+    const dc *Ai = A + (ab > 1 ? i : 0) * n * n, *Bi = B + (bb > 1 ? i : 0) * n * k, *Xi = X + i * n * k;
+    double an = 0;
+    for (int64_t r = 0; r < n; r++) {
+      double rs = 0;
+      for (int64_t c = 0; c < n; c++) rs += cabs(Ai[r * n + c]);
+      if (rs > an) an = rs;
+    }
+    hmatmul(Ai, Xi, t, n, n, k);
+    for (int64_t c = 0; c < k; c++) {
+      double rn = 0, xn = 0;
+      for (int64_t r = 0; r < n; r++) {
+        rn = fmax(rn, cabs(t[r * k + c] - Bi[r * k + c]));
+        xn = fmax(xn, cabs(Xi[r * k + c]));
+      }
+      double e = rn / (an * xn);
+      if (!(e <= worst)) worst = e;
+    }
+  }
+  free(A);
+  free(X);
+  free(B);
+  free(t);
+  return worst;
+}
+
+/* Solves a (any layout) against b; expects the randomised path to take it (accepted = 1) or to
+ * hand it to partial pivoting (accepted = 0); returns the backward error. */
+static double solve_large(const nd_array *a, const nd_array *b, int accepted, int64_t batch, int64_t n, int64_t k,
+                          nd_dtype want) {
+  const int64_t acc0 = nd__solve_rbt_count(0), fb0 = nd__solve_rbt_count(1);
+  nd_array *x = NULL;
+  ND_ASSERT_OK(nd_linalg_solve(a, b, &x));
+  ck_assert_int_eq(nd_array_dtype(x), want);
+  ck_assert_int_eq(nd__solve_rbt_count(0) - acc0, accepted);
+  ck_assert_int_eq(nd__solve_rbt_count(1) - fb0, !accepted);
+  nd_array *x3 = NULL, *b3 = NULL;
+  ND_ASSERT_OK(nd_array_reshape(x, 3, SHAPE(batch, n, k), &x3));
+  ND_ASSERT_OK(nd_array_reshape(b, 3, SHAPE(nd_array_size(b) / (n * k), n, k), &b3));
+  double e = solve_berr(a, x3, b3, batch, n, k);
+  nd_array_release(x);
+  nd_array_release(x3);
+  nd_array_release(b3);
+  return e;
+}
+
+static dc *uniform_mats(int64_t count) {
+  dc *v = malloc((size_t)count * sizeof(dc));
+  for (int64_t i = 0; i < count; i++) v[i] = urand();
+  return v;
+}
+
+START_TEST(test_solve_randomised) {
+  const double eps = 2.220446049250313e-16;
+  /* uniform random and row-permuted diagonally dominant matrices (which need pivoting), C order */
+  {
+    const int64_t n = 512, k = 16;
+    dc *ha = uniform_mats(n * n), *hb = rand_vals(n * k, 0);
+    nd_array *a = upload(ha, 2, SHAPE(n, n), ND_FLOAT64), *b = upload(hb, 2, SHAPE(n, k), ND_FLOAT64);
+    double e = solve_large(a, b, 1, 1, n, k, ND_FLOAT64);
+    ck_assert_msg(e < 8 * eps, "uniform 512: backward error %g", e);
+    /* the partial-pivoting path on the same system, for comparison */
+    setenv("ND_SOLVE_RBT", "0", 1);
+    nd_array *x = NULL;
+    const int64_t acc0 = nd__solve_rbt_count(0), fb0 = nd__solve_rbt_count(1);
+    ND_ASSERT_OK(nd_linalg_solve(a, b, &x));
+    ck_assert(nd__solve_rbt_count(0) == acc0 && nd__solve_rbt_count(1) == fb0);
+    double e2 = solve_berr(a, x, b, 1, n, k);
+    ck_assert_msg(e2 < 64 * eps, "uniform 512, partial pivoting: backward error %g", e2);
+    unsetenv("ND_SOLVE_RBT");
+    nd_array_release(x);
+    /* unchecked mode never waits, so it takes partial pivoting (and does not count) */
+    ND_ASSERT_OK(nd_linalg_solve_ex(a, b, ND_LINALG_UNCHECKED, &x, NULL));
+    ck_assert(nd__solve_rbt_count(0) == acc0 && nd__solve_rbt_count(1) == fb0);
+    nd_array_release(x);
+    nd_array_release(a);
+    nd_array_release(b);
+    free(ha);
+    free(hb);
+  }
+  /* order 600 (padded to 640), a vector b; float32 (solved in float64, rounded) */
+  for (int d = 0; d < 2; d++) {
+    const nd_dtype dt = d ? ND_FLOAT32 : ND_FLOAT64;
+    const int64_t n = 600;
+    dc *ha = rand_mats(1, n, 0), *hb = rand_vals(n, 0);
+    nd_array *a = upload(ha, 2, SHAPE(n, n), dt), *b = upload(hb, 1, SHAPE(n), dt);
+    double e = solve_large(a, b, 1, 1, n, 1, dt);
+    ck_assert_msg(e < (d ? 4 * 1.2e-7 : 8 * eps), "%s 600: backward error %g", nd_dtype_name(dt), e);
+    nd_array_release(a);
+    nd_array_release(b);
+    free(ha);
+    free(hb);
+  }
+  /* layouts: column-major matrices (the other transform order), an offset slice, reversed rows,
+   * a broadcast matrix against a batch of b, 20 right-hand sides (two chunks, one partial) */
+  {
+    const int64_t n = 520, k = 20, batch = 2;
+    dc *ha = uniform_mats(batch * n * n), *hb = rand_vals(batch * n * k, 0);
+    nd_array *a = upload(ha, 3, SHAPE(batch, n, n), ND_FLOAT64), *b = upload(hb, 3, SHAPE(batch, n, k), ND_FLOAT64);
+    nd_array *t = NULL, *f = NULL, *one = NULL, *bt = NULL, *btv = NULL;
+    ND_ASSERT_OK(nd_array_swapaxes(a, -1, -2, &t));
+    double e = solve_large(t, b, 1, batch, n, k, ND_FLOAT64);
+    ck_assert_msg(e < 8 * eps, "column-major: backward error %g", e);
+    ND_ASSERT_OK(nd_array_flip(a, 1, SHAPE(1), &f));
+    e = solve_large(f, b, 1, batch, n, k, ND_FLOAT64);
+    ck_assert_msg(e < 8 * eps, "reversed rows: backward error %g", e);
+    dc *big = rand_vals((n + 2) * (n + 3), 0);
+    for (int64_t r = 0; r < n; r++)
+      for (int64_t c = 0; c < n; c++) big[(r + 1) * (n + 3) + c + 2] = ha[r * n + c];
+    nd_array *bg = upload(big, 2, SHAPE(n + 2, n + 3), ND_FLOAT64), *off = NULL;
+    nd_slice s2[2] = {{1, n + 1, 1}, {2, n + 2, 1}};
+    ND_ASSERT_OK(nd_array_slice(bg, 2, s2, &off));
+    /* b as the transpose of a (batch, k, n) array: strided rows */
+    ND_ASSERT_OK(nd_array_reshape(b, 3, SHAPE(batch, k, n), &bt));
+    ND_ASSERT_OK(nd_array_swapaxes(bt, -1, -2, &btv));
+    e = solve_large(off, btv, 1, batch, n, k, ND_FLOAT64);
+    ck_assert_msg(e < 8 * eps, "offset slice, broadcast: backward error %g", e);
+    ND_ASSERT_OK(nd_array_index(a, 0, 1, &one));
+    e = solve_large(one, b, 1, batch, n, k, ND_FLOAT64);
+    ck_assert_msg(e < 8 * eps, "broadcast matrix: backward error %g", e);
+    nd_array_release(t);
+    nd_array_release(f);
+    nd_array_release(one);
+    nd_array_release(bg);
+    nd_array_release(off);
+    nd_array_release(bt);
+    nd_array_release(btv);
+    nd_array_release(a);
+    nd_array_release(b);
+    free(big);
+    free(ha);
+    free(hb);
+  }
+  /* singular input (a zero matrix, then two equal rows) and NaN input: the check refuses the
+   * answer and partial pivoting decides, exactly as it does with the path turned off */
+  {
+    const int64_t n = 576;
+    nd_array *s = singular_batch(ND_FLOAT64, 3, n, 1, 1), *x = (nd_array *)0x1, *info = NULL;
+    dc *hb = rand_vals(n, 0);
+    nd_array *b = upload(hb, 1, SHAPE(n), ND_FLOAT64);
+    const int64_t fb0 = nd__solve_rbt_count(1);
+    ND_ASSERT_FAILS(nd_linalg_solve(s, b, &x), ND_ERR_SINGULAR, "nd_linalg_solve: matrix at batch index 1");
+    ck_assert_ptr_eq(x, (nd_array *)0x1);
+    ck_assert_int_eq(nd__solve_rbt_count(1) - fb0, 1);
+    x = NULL;
+    ND_ASSERT_OK(nd_linalg_solve_ex(s, b, ND_LINALG_UNCHECKED, &x, &info));
+    int iv[3];
+    ND_ASSERT_OK(nd_array_to_host(info, iv, sizeof iv));
+    ck_assert(iv[0] == 0 && iv[1] == 1 && iv[2] == 0);
+    nd_array_release(x);
+    nd_array_release(info);
+    nd_array_release(s);
+    /* two equal rows: whether partial pivoting meets an exactly zero pivot depends on the order
+     * of its sums; the status must be the one it gives with the randomised path off */
+    s = singular_batch(ND_FLOAT64, 1, n, 0, 0);
+    setenv("ND_SOLVE_RBT", "0", 1);
+    x = NULL;
+    nd_status want = nd_linalg_solve(s, b, &x);
+    unsetenv("ND_SOLVE_RBT");
+    nd_array_release(x);
+    x = NULL;
+    const int64_t fb1 = nd__solve_rbt_count(1);
+    nd_status got = nd_linalg_solve(s, b, &x);
+    ck_assert_int_eq(got, want);
+    ck_assert_int_eq(nd__solve_rbt_count(1) - fb1, 1);
+    nd_array_release(x);
+    nd_array_release(s);
+    dc *ha = uniform_mats(n * n);
+    ha[7 * n + 3] = NAN;
+    nd_array *an = upload(ha, 2, SHAPE(n, n), ND_FLOAT64);
+    const int64_t fb2 = nd__solve_rbt_count(1);
+    x = NULL;
+    nd_status st = nd_linalg_solve(an, b, &x);
+    ck_assert(st == ND_OK || st == ND_ERR_SINGULAR);
+    ck_assert_int_eq(nd__solve_rbt_count(1) - fb2, 1);
+    nd_array_release(x);
+    nd_array_release(an);
+    nd_array_release(b);
+    free(ha);
+    free(hb);
+  }
 }
 END_TEST
 
@@ -1501,6 +1696,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_nan_inf_bounded);
   tcase_add_test(tc, test_solve);
   tcase_add_test(tc, test_solve_broadcast_and_errors);
+  tcase_add_test(tc, test_solve_randomised);
   tcase_add_test(tc, test_det_slogdet);
   tcase_add_test(tc, test_bad_input);
   tcase_add_test(tc, test_seeds_report5_cross_stream);

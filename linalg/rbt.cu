@@ -1,0 +1,436 @@
+/* Kernels of the randomised solve (linalg/inv.c, nd__solve_rbt): random butterfly transforms,
+ * blocked triangular solves with few right-hand sides, and the acceptance check.
+ *
+ * The transform of an order-np matrix (np a multiple of 64, the order n padded with identity
+ * rows and columns) is a depth-2 recursive butterfly W = diag(B1, B2) B with
+ * B = [R0 R1; R0 -R1] / sqrt(2) and diagonal R's whose entries exp(u / 10), u uniform in
+ * [-1/2, 1/2), come from a hash of the entry's index (transform set 0 or 1), so nothing is stored
+ * and every call uses the same transforms. Element (i, j) of W^T M W' depends on the 4 x 4
+ * elements of M at rows and columns {i, j} + multiples of np / 4: one thread per such group.
+ *
+ * The triangular solves split the order into 64-row blocks and the right-hand sides into chunks
+ * of 16; block i of a chunk waits for the blocks before it (lower) or after it (upper) through
+ * flags in global memory, subtracts their products as they arrive, then multiplies by the
+ * inverse of its diagonal block (inverted once per factorisation, k_tri_inv), so that the chain
+ * from one block to the next is one flag, one 64 x 16 load and two small products. Blocks take their position from a ticket in the
+ * order they start, so a block only ever waits for blocks that are already running. */
+#include <math.h>
+
+#include "kernels/launch.cuh"
+#include "linalg/kernels.h"
+
+namespace {
+
+constexpr int kTB = 64;   /* triangular block rows */
+constexpr int kTC = 16;   /* right-hand sides per chunk */
+constexpr int kTT = 256;  /* threads of a triangular-solve block */
+
+__device__ __forceinline__ unsigned rbt_mix(unsigned x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+/* Diagonal entry idx (0 <= idx < 2 np) of transform `set`. */
+template <typename T>
+__device__ __forceinline__ T rbt_d(unsigned set, int idx) {
+  const unsigned h = rbt_mix((unsigned)idx * 2u + set + 0x9e3779b9u);
+  const double u = (double)(h >> 8) * (1.0 / 16777216.0) - 0.5;
+  return (T)exp(u / 10.0);
+}
+
+/* The 8 diagonal entries that the lanes {p, p+q, p+h, p+h+q} of an order-np transform use. */
+template <typename T>
+struct rbt_diag {
+  T b1, b2, c1, c2, r0a, r1a, r0b, r1b;
+  __device__ __forceinline__ rbt_diag(unsigned set, int np, int p) {
+    const int h = np / 2, q = np / 4;
+    c1 = rbt_d<T>(set, np + p);         /* B1: R0, R1 */
+    c2 = rbt_d<T>(set, np + q + p);
+    b1 = rbt_d<T>(set, np + h + p);     /* B2: R0, R1 */
+    b2 = rbt_d<T>(set, np + h + q + p);
+    r0a = rbt_d<T>(set, p);             /* B: R0, R1 at p and at p + q */
+    r1a = rbt_d<T>(set, h + p);
+    r0b = rbt_d<T>(set, p + q);
+    r1b = rbt_d<T>(set, h + p + q);
+  }
+  /* x <- W^T x on the four lanes */
+  __device__ __forceinline__ void fwd(T x[4]) const {
+    const T s = (T)0.70710678118654752440;
+    const T y0 = c1 * s * (x[0] + x[1]), y1 = c2 * s * (x[0] - x[1]);
+    const T y2 = b1 * s * (x[2] + x[3]), y3 = b2 * s * (x[2] - x[3]);
+    x[0] = r0a * s * (y0 + y2);
+    x[2] = r1a * s * (y0 - y2);
+    x[1] = r0b * s * (y1 + y3);
+    x[3] = r1b * s * (y1 - y3);
+  }
+  /* x <- W x on the four lanes */
+  __device__ __forceinline__ void apply(T x[4]) const {
+    const T s = (T)0.70710678118654752440;
+    const T y0 = s * (r0a * x[0] + r1a * x[2]), y2 = s * (r0a * x[0] - r1a * x[2]);
+    const T y1 = s * (r0b * x[1] + r1b * x[3]), y3 = s * (r0b * x[1] - r1b * x[3]);
+    x[0] = s * (c1 * y0 + c2 * y1);
+    x[1] = s * (c1 * y0 - c2 * y1);
+    x[2] = s * (b1 * y2 + b2 * y3);
+    x[3] = s * (b1 * y2 - b2 * y3);
+  }
+};
+
+/* ar (column-major, order np) = W0^T Mpad W1, Mpad = [M 0; 0 I]; normsq += sum of M's squares. */
+template <typename T>
+__global__ void __launch_bounds__(128) k_rbt_matrix(const T *m, int64_t ms_r, int64_t ms_c, int n, int np, T *ar,
+                                                    double *normsq) {
+  const int q = np / 4;
+  const int pr = blockIdx.x * blockDim.x + threadIdx.x;
+  double ss = 0;
+  if (pr < q) {
+    const rbt_diag<T> dr(0, np, pr);
+    for (int pc = blockIdx.y; pc < q; pc += gridDim.y) {
+      const rbt_diag<T> dc(1, np, pc);
+      T v[4][4]; /* v[column lane][row lane] */
+#pragma unroll
+      for (int c = 0; c < 4; c++)
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+          const int i = pr + r * q, j = pc + c * q;
+          T e;
+          if (i < n && j < n) {
+            e = m[i * ms_r + j * ms_c];
+            ss += (double)e * (double)e;
+          } else {
+            e = i == j ? T(1) : T(0);
+          }
+          v[c][r] = e;
+        }
+#pragma unroll
+      for (int r = 0; r < 4; r++) {
+        T x[4] = {v[0][r], v[1][r], v[2][r], v[3][r]};
+        dc.fwd(x);
+#pragma unroll
+        for (int c = 0; c < 4; c++) v[c][r] = x[c];
+      }
+#pragma unroll
+      for (int c = 0; c < 4; c++) dr.fwd(v[c]);
+#pragma unroll
+      for (int c = 0; c < 4; c++)
+#pragma unroll
+        for (int r = 0; r < 4; r++) ar[(int64_t)(pc + c * q) * np + pr + r * q] = v[c][r];
+    }
+  }
+  __shared__ double s_part[4];
+  for (int o = 16; o > 0; o >>= 1) ss += __shfl_down_sync(0xffffffffu, ss, o);
+  if ((threadIdx.x & 31) == 0) s_part[threadIdx.x >> 5] = ss;
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(normsq, s_part[0] + s_part[1] + s_part[2] + s_part[3]);
+}
+
+/* out (np x k, column-major) = b (n x k, element strides) with zero rows below n. */
+template <typename T>
+__global__ void k_rbt_gather(const T *b, int64_t brs, int64_t bcs, int n, int np, int k, T *out) {
+  const int64_t total = (int64_t)np * k;
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+    const int c = (int)(e / np), i = (int)(e - (int64_t)c * np);
+    out[e] = i < n ? b[i * brs + c * bcs] : T(0);
+  }
+}
+
+/* out = W^T in (apply = 0) or W in (apply = 1), or out += W in (apply = 2), per column. */
+template <typename T>
+__global__ void k_rbt_vec(const T *in, T *out, int np, int k, unsigned set, int apply) {
+  const int q = np / 4;
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= q) return;
+  const rbt_diag<T> d(set, np, p);
+  for (int c = blockIdx.y; c < k; c += gridDim.y) {
+    T x[4];
+#pragma unroll
+    for (int r = 0; r < 4; r++) x[r] = in[(int64_t)c * np + p + r * q];
+    if (apply) d.apply(x); else d.fwd(x);
+#pragma unroll
+    for (int r = 0; r < 4; r++) {
+      T *o = &out[(int64_t)c * np + p + r * q];
+      *o = apply == 2 ? *o + x[r] : x[r];
+    }
+  }
+}
+
+__device__ __forceinline__ int ld_acquire(const int *p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_release(int *p, int v) {
+  asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* A 64 x 64 tile of the triangle held in registers on its way to shared memory: thread t
+ * holds elements t, t + 256, ..., read along the triangle's unit stride (tr == 1: down the
+ * columns, else along the rows), all 16 loads in flight at once. */
+template <typename T>
+struct tri_tile {
+  T v[kTB * kTB / kTT];
+  __device__ __forceinline__ void load(const T *tri, int64_t tr, int64_t tc, int i0, int j0) {
+#pragma unroll
+    for (int u = 0; u < kTB * kTB / kTT; u++) {
+      const int e = threadIdx.x + u * kTT, f = e % kTB, s = e / kTB;
+      const int r = tr == 1 ? f : s, c = tr == 1 ? s : f;
+      v[u] = __ldg(&tri[(int64_t)(i0 + r) * tr + (int64_t)(j0 + c) * tc]);
+    }
+  }
+  __device__ __forceinline__ void store(int64_t tr, T (*ts)[kTB + 1]) const {
+#pragma unroll
+    for (int u = 0; u < kTB * kTB / kTT; u++) {
+      const int e = threadIdx.x + u * kTT, f = e % kTB, s = e / kTB;
+      const int r = tr == 1 ? f : s, c = tr == 1 ? s : f;
+      ts[r][c] = v[u];
+    }
+  }
+};
+
+/* dinv + d*64*64 (row-major) = the inverse of diagonal block d of the triangle T(i, j) =
+ * tri[i*tr + j*tc] (lower or upper, unit diagonal or not): one block per diagonal block,
+ * substitution on the identity in shared memory. */
+template <typename T>
+__global__ void __launch_bounds__(kTT) k_tri_inv(const T *tri, int64_t tr, int64_t tc, int lower, int unit, T *dinv,
+                                                 int64_t dinv_len) {
+  /* blockIdx.y 1: the other triangle of the same factors (the other diagonal kind) */
+  if (blockIdx.y) {
+    lower = !lower;
+    unit = !unit;
+    dinv += dinv_len;
+  }
+  extern __shared__ unsigned char nd_smem_raw[];
+  T(*ts)[kTB + 1] = reinterpret_cast<T(*)[kTB + 1]>(nd_smem_raw);
+  T(*xs)[kTB + 1] = ts + kTB;
+  const int d = blockIdx.x, tid = threadIdx.x;
+  tri_tile<T> tile;
+  tile.load(tri, tr, tc, d * kTB, d * kTB);
+  tile.store(tr, ts);
+  for (int e = tid; e < kTB * kTB; e += kTT) xs[e / kTB][e % kTB] = e / kTB == e % kTB ? T(1) : T(0);
+  __syncthreads();
+  for (int s = 0; s < kTB; s++) {
+    const int jj = lower ? s : kTB - 1 - s;
+    if (!unit) {
+      if (tid < kTB) xs[jj][tid] = xs[jj][tid] / ts[jj][jj];
+      __syncthreads();
+    }
+    for (int e = tid; e < kTB * kTB; e += kTT) {
+      const int rr = e / kTB, c = e % kTB;
+      if (lower ? rr > jj : rr < jj) xs[rr][c] -= ts[rr][jj] * xs[jj][c];
+    }
+    __syncthreads();
+  }
+  for (int e = tid; e < kTB * kTB; e += kTT) dinv[(int64_t)d * kTB * kTB + e] = xs[e / kTB][e % kTB];
+}
+
+/* Solves T y = y in place for one 16-column chunk (blockIdx.y) of y (np x k, column-major, ldy).
+ * T(i, j) = tri[i*tr + j*tc]; lower or upper; dinv the inverses of its diagonal blocks
+ * (k_tri_inv). sync: gridDim.y tickets, then gridDim.y x (np/64) flags, all zero before the
+ * launch. */
+template <typename T>
+__global__ void __launch_bounds__(kTT) k_trsm_blocks(const T *tri, int64_t tr, int64_t tc, int np, int lower,
+                                                     const T *dinv, T *y, int64_t ldy, int k, int *sync) {
+  __shared__ T ts[kTB][kTB + 1];
+  __shared__ T ys[kTB][kTC];
+  __shared__ int s_ticket;
+  const int nblk = np / kTB, chunk = blockIdx.y, tid = threadIdx.x;
+  int *flags = sync + gridDim.y + (int64_t)chunk * nblk;
+  if (tid == 0) s_ticket = atomicAdd(sync + chunk, 1);
+  __syncthreads();
+  const int t = s_ticket;
+  const int ib = lower ? t : nblk - 1 - t;
+  const int r = tid % kTB, g = tid / kTB, c0 = chunk * kTC;
+  T acc[4];
+#pragma unroll
+  for (int u = 0; u < 4; u++) {
+    const int c = c0 + g * 4 + u;
+    acc[u] = c < k ? y[(int64_t)c * ldy + ib * kTB + r] : T(0);
+  }
+  /* the tiles (ib, jb) in the order the blocks jb finish, then the inverse of the diagonal
+   * tile; the next one is loaded while the block waits for and multiplies the current one */
+  const T *dtile = dinv + (int64_t)ib * kTB * kTB;
+  tri_tile<T> next;
+  if (t > 0) next.load(tri, tr, tc, ib * kTB, (lower ? 0 : nblk - 1) * kTB);
+  else next.load(dtile, kTB, 1, 0, 0);
+  for (int s = 0; s < t; s++) {
+    const int jb = lower ? s : nblk - 1 - s;
+    next.store(tr, ts);
+    if (s + 1 < t) next.load(tri, tr, tc, ib * kTB, (lower ? s + 1 : nblk - 2 - s) * kTB);
+    else next.load(dtile, kTB, 1, 0, 0);
+    /* thread 0's acquire, then the barrier, orders everyone's reads of block jb after its flag */
+    if (tid == 0)
+      while (ld_acquire(&flags[jb]) == 0) {
+      }
+    __syncthreads();
+    for (int e = tid; e < kTB * kTC; e += kTT) {
+      const int rr = e % kTB, cc = e / kTB, c = c0 + cc;
+      ys[rr][cc] = c < k ? __ldcg(&y[(int64_t)c * ldy + jb * kTB + rr]) : T(0);
+    }
+    __syncthreads();
+#pragma unroll 8
+    for (int jj = 0; jj < kTB; jj++) {
+      const T a = ts[r][jj];
+#pragma unroll
+      for (int u = 0; u < 4; u++) acc[u] -= a * ys[jj][g * 4 + u];
+    }
+    __syncthreads();
+  }
+  next.store(kTB, ts);
+#pragma unroll
+  for (int u = 0; u < 4; u++) ys[r][g * 4 + u] = acc[u];
+  __syncthreads();
+  T out[4] = {T(0), T(0), T(0), T(0)};
+#pragma unroll 8
+  for (int jj = 0; jj < kTB; jj++) {
+    const T a = ts[r][jj];
+#pragma unroll
+    for (int u = 0; u < 4; u++) out[u] += a * ys[jj][g * 4 + u];
+  }
+#pragma unroll
+  for (int u = 0; u < 4; u++) {
+    const int c = c0 + g * 4 + u;
+    if (c < k) y[(int64_t)c * ldy + ib * kTB + r] = out[u];
+  }
+  /* the barrier, then thread 0's release (cumulative over what the barrier ordered before it),
+   * publishes every thread's part of block ib */
+  __syncthreads();
+  if (tid == 0) st_release(&flags[ib], 1);
+}
+
+/* Acceptance of one solution: block c < k checks column c, block k the factor's diagonal.
+ * Fails (atomicMin(first, index)) on a nonzero info, a non-finite pivot or one at or below
+ * piv_tol * ||M||_F (singular input leaves a last pivot of the size of the rounding errors, about
+ * eps times the growth of the factors times ||M||, 1e-11 ||M|| and below even with the growth
+ * of 1e4 seen on random matrices; a matrix whose condition number is well below 1e10 has no pivot
+ * that small), or a column with ||r||_inf > tol * ||M||_F * ||x||_inf (rows below n) or a
+ * non-finite one. */
+template <typename T>
+__global__ void k_rbt_check(const T *lu, int np, int n, const int *info, const T *r, const T *x, int k,
+                            const double *normsq, double tol, double piv_tol, unsigned long long *first,
+                            int64_t index) {
+  __shared__ double s_a[256], s_b[256];
+  double a = 0, b = blockIdx.x == k ? INFINITY : 0;
+  bool bad = false;
+  if (blockIdx.x < k) {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      const double rv = fabs((double)r[(int64_t)blockIdx.x * np + i]), xv = fabs((double)x[(int64_t)blockIdx.x * np + i]);
+      bad |= !(rv < INFINITY) || !(xv < INFINITY);
+      a = fmax(a, rv);
+      b = fmax(b, xv);
+    }
+  } else {
+    for (int i = threadIdx.x; i < np; i += blockDim.x) {
+      const double d = fabs((double)lu[(int64_t)i * np + i]);
+      bad |= !(d < INFINITY);
+      a = fmax(a, d);
+      b = fmin(b, d);
+    }
+  }
+  s_a[threadIdx.x] = a;
+  s_b[threadIdx.x] = b;
+  bad = __syncthreads_or(bad);
+  for (int h = blockDim.x / 2; h > 0; h >>= 1) {
+    if (threadIdx.x < h) {
+      s_a[threadIdx.x] = fmax(s_a[threadIdx.x], s_a[threadIdx.x + h]);
+      s_b[threadIdx.x] = blockIdx.x == k ? fmin(s_b[threadIdx.x], s_b[threadIdx.x + h])
+                                         : fmax(s_b[threadIdx.x], s_b[threadIdx.x + h]);
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    if (blockIdx.x < k) {
+      const double nrm = sqrt(*normsq);
+      bad |= !(nrm < INFINITY) || !(s_a[0] <= tol * nrm * s_b[0]);
+    } else {
+      bad |= *info != 0 || !(s_b[0] > piv_tol * sqrt(*normsq));
+    }
+    if (bad) atomicMin(first, (unsigned long long)index);
+  }
+}
+
+template <typename T>
+nd_status rbt_matrix(const nd_lk_rbt *p, const void *m, int64_t ms_r, int64_t ms_c, void *ar, double *normsq,
+                     cudaStream_t st) {
+  const int q = p->np / 4;
+  dim3 grid((unsigned)((q + 127) / 128), (unsigned)(q < 65535 ? q : 65535));
+  k_rbt_matrix<T><<<grid, 128, 0, st>>>((const T *)m, ms_r, ms_c, p->n, p->np, (T *)ar, normsq);
+  return ND_K_LAUNCHED();
+}
+
+}  // namespace
+
+/* The randomised solve works in float64 only (float32 systems are solved in float64 and the
+ * answer rounded), so each kernel has one instance. */
+#define ND_RBT_REAL(dt, call) ((dt) == ND_FLOAT64 ? call(double) : ND_ERR_DTYPE)
+
+extern "C" nd_status nd_lk_rbt_matrix(const nd_lk_rbt *p, const void *m, int64_t ms_r, int64_t ms_c, void *ar,
+                                      double *normsq, void *stream) {
+#define ND_CALL(T) rbt_matrix<T>(p, m, ms_r, ms_c, ar, normsq, (cudaStream_t)stream)
+  return ND_RBT_REAL(p->dtype, ND_CALL);
+#undef ND_CALL
+}
+
+extern "C" nd_status nd_lk_rbt_gather(const nd_lk_rbt *p, const void *b, int64_t brs, int64_t bcs, void *out,
+                                      void *stream) {
+  const int64_t total = (int64_t)p->np * p->k;
+  const unsigned blocks = (unsigned)((total + 255) / 256 < 4096 ? (total + 255) / 256 : 4096);
+#define ND_CALL(T)                                                                                          \
+  (k_rbt_gather<T><<<blocks, 256, 0, (cudaStream_t)stream>>>((const T *)b, brs, bcs, p->n, p->np, p->k, (T *)out), \
+   ND_K_LAUNCHED())
+  return ND_RBT_REAL(p->dtype, ND_CALL);
+#undef ND_CALL
+}
+
+extern "C" nd_status nd_lk_rbt_vec(const nd_lk_rbt *p, const void *in, void *out, int set, int apply, void *stream) {
+  const int q = p->np / 4;
+  dim3 grid((unsigned)((q + 127) / 128), (unsigned)(p->k < 65535 ? p->k : 65535));
+#define ND_CALL(T)                                                                                             \
+  (k_rbt_vec<T><<<grid, 128, 0, (cudaStream_t)stream>>>((const T *)in, (T *)out, p->np, p->k, (unsigned)set, apply), \
+   ND_K_LAUNCHED())
+  return ND_RBT_REAL(p->dtype, ND_CALL);
+#undef ND_CALL
+}
+
+extern "C" int64_t nd_lk_trsm_sync_ints(int np, int k) {
+  const int64_t chunks = (k + kTC - 1) / kTC;
+  return chunks * (1 + np / kTB);
+}
+
+extern "C" nd_status nd_lk_tri_inv(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower, int unit,
+                                   void *dinv, void *stream) {
+  const size_t smem = 2 * kTB * (kTB + 1) * sizeof(double);
+  if (p->dtype != ND_FLOAT64) return ND_ERR_DTYPE;
+  ND_TRY(nd_k_smem_once<k_tri_inv<double>>(smem, false));
+  dim3 grid((unsigned)(p->np / kTB), 2);
+  k_tri_inv<double><<<grid, kTT, smem, (cudaStream_t)stream>>>((const double *)tri, tr, tc, lower, unit,
+                                                               (double *)dinv, (int64_t)p->np * kTB);
+  return ND_K_LAUNCHED();
+}
+
+extern "C" nd_status nd_lk_trsm_blocks(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower,
+                                       const void *dinv, void *y, int *sync, void *stream) {
+  dim3 grid((unsigned)(p->np / kTB), (unsigned)((p->k + kTC - 1) / kTC));
+#define ND_CALL(T)                                                                                            \
+  (k_trsm_blocks<T><<<grid, kTT, 0, (cudaStream_t)stream>>>((const T *)tri, tr, tc, p->np, lower, (const T *)dinv, \
+                                                            (T *)y, (int64_t)p->np, p->k, sync),               \
+   ND_K_LAUNCHED())
+  return ND_RBT_REAL(p->dtype, ND_CALL);
+#undef ND_CALL
+}
+
+extern "C" nd_status nd_lk_rbt_check(const nd_lk_rbt *p, const void *lu, const int *info, const void *r,
+                                     const void *x, const double *normsq, unsigned long long *first, int64_t index,
+                                     void *stream) {
+  const double eps = 2.220446049250313e-16;
+  const double tol = fmax(16.0, sqrt((double)p->n)) * eps, piv_tol = 1e-10;
+#define ND_CALL(T)                                                                                              \
+  (k_rbt_check<T><<<p->k + 1, 256, 0, (cudaStream_t)stream>>>((const T *)lu, p->np, p->n, info, (const T *)r,       \
+                                                              (const T *)x, p->k, normsq, tol, piv_tol, first, \
+                                                              index),                                          \
+   ND_K_LAUNCHED())
+  return ND_RBT_REAL(p->dtype, ND_CALL);
+#undef ND_CALL
+}
