@@ -23,7 +23,9 @@ namespace {
 
 constexpr int kTB = 64;   /* triangular block rows */
 constexpr int kTC = 16;   /* right-hand sides per chunk */
-constexpr int kTT = 256;  /* threads of a triangular-solve block */
+constexpr int kTT = 256;  /* threads of a diagonal-block inverse */
+constexpr int kTS = 1024; /* threads of a triangular-solve block: four groups of 256 split each
+                             64-long sum, so that no thread's chain of multiply-adds is long */
 
 __device__ __forceinline__ unsigned rbt_mix(unsigned x) {
   x ^= x >> 16;
@@ -169,21 +171,21 @@ __device__ __forceinline__ void st_release(int *p, int v) {
 /* A 64 x 64 tile of the triangle held in registers on its way to shared memory: thread t
  * holds elements t, t + 256, ..., read along the triangle's unit stride (tr == 1: down the
  * columns, else along the rows), all 16 loads in flight at once. */
-template <typename T>
+template <typename T, int NT>
 struct tri_tile {
-  T v[kTB * kTB / kTT];
+  T v[kTB * kTB / NT];
   __device__ __forceinline__ void load(const T *tri, int64_t tr, int64_t tc, int i0, int j0) {
 #pragma unroll
-    for (int u = 0; u < kTB * kTB / kTT; u++) {
-      const int e = threadIdx.x + u * kTT, f = e % kTB, s = e / kTB;
+    for (int u = 0; u < kTB * kTB / NT; u++) {
+      const int e = threadIdx.x + u * NT, f = e % kTB, s = e / kTB;
       const int r = tr == 1 ? f : s, c = tr == 1 ? s : f;
       v[u] = __ldg(&tri[(int64_t)(i0 + r) * tr + (int64_t)(j0 + c) * tc]);
     }
   }
   __device__ __forceinline__ void store(int64_t tr, T (*ts)[kTB + 1]) const {
 #pragma unroll
-    for (int u = 0; u < kTB * kTB / kTT; u++) {
-      const int e = threadIdx.x + u * kTT, f = e % kTB, s = e / kTB;
+    for (int u = 0; u < kTB * kTB / NT; u++) {
+      const int e = threadIdx.x + u * NT, f = e % kTB, s = e / kTB;
       const int r = tr == 1 ? f : s, c = tr == 1 ? s : f;
       ts[r][c] = v[u];
     }
@@ -202,11 +204,11 @@ __global__ void __launch_bounds__(kTT) k_tri_inv(const T *tri, int64_t tr, int64
     unit = !unit;
     dinv += dinv_len;
   }
-  extern __shared__ unsigned char nd_smem_raw[];
+  extern __shared__ __align__(16) unsigned char nd_smem_raw[];
   T(*ts)[kTB + 1] = reinterpret_cast<T(*)[kTB + 1]>(nd_smem_raw);
   T(*xs)[kTB + 1] = ts + kTB;
   const int d = blockIdx.x, tid = threadIdx.x;
-  tri_tile<T> tile;
+  tri_tile<T, kTT> tile;
   tile.load(tri, tr, tc, d * kTB, d * kTB);
   tile.store(tr, ts);
   for (int e = tid; e < kTB * kTB; e += kTT) xs[e / kTB][e % kTB] = e / kTB == e % kTB ? T(1) : T(0);
@@ -229,12 +231,21 @@ __global__ void __launch_bounds__(kTT) k_tri_inv(const T *tri, int64_t tr, int64
 /* Solves T y = y in place for one 16-column chunk (blockIdx.y) of y (np x k, column-major, ldy).
  * T(i, j) = tri[i*tr + j*tc]; lower or upper; dinv the inverses of its diagonal blocks
  * (k_tri_inv). sync: gridDim.y tickets, then gridDim.y x (np/64) flags, all zero before the
- * launch. */
+ * launch. Thread t: group q = t / 256 sums over jj in [16q, 16q + 16), row t % 64, columns
+ * 4 ((t % 256) / 64) .. + 3; the groups' sums meet in shared memory once per block row. */
+constexpr int kTP = kTC + 1; /* padded row of the 64 x 16 stages (no bank conflicts down a column) */
 template <typename T>
-__global__ void __launch_bounds__(kTT) k_trsm_blocks(const T *tri, int64_t tr, int64_t tc, int np, int lower,
+constexpr size_t trsm_smem() {
+  return sizeof(T) * ((size_t)kTB * (kTB + 1) + (size_t)kTB * kTP + (size_t)4 * kTB * kTP);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kTS) k_trsm_blocks(const T *tri, int64_t tr, int64_t tc, int np, int lower,
                                                      const T *dinv, T *y, int64_t ldy, int k, int *sync) {
-  __shared__ T ts[kTB][kTB + 1];
-  __shared__ T ys[kTB][kTC];
+  extern __shared__ __align__(16) unsigned char nd_smem_raw[];
+  T(*ts)[kTB + 1] = reinterpret_cast<T(*)[kTB + 1]>(nd_smem_raw);
+  T(*ys)[kTP] = reinterpret_cast<T(*)[kTP]>(ts + kTB);
+  T(*part)[kTB][kTP] = reinterpret_cast<T(*)[kTB][kTP]>(ys + kTB);
   __shared__ int s_ticket;
   const int nblk = np / kTB, chunk = blockIdx.y, tid = threadIdx.x;
   int *flags = sync + gridDim.y + (int64_t)chunk * nblk;
@@ -242,17 +253,18 @@ __global__ void __launch_bounds__(kTT) k_trsm_blocks(const T *tri, int64_t tr, i
   __syncthreads();
   const int t = s_ticket;
   const int ib = lower ? t : nblk - 1 - t;
-  const int r = tid % kTB, g = tid / kTB, c0 = chunk * kTC;
+  const int q = tid / 256, r = tid % kTB, g = (tid % 256) / kTB, c0 = chunk * kTC;
+  const int er = tid % kTB, ec = tid / kTB; /* this thread's element of a 64 x 16 stage */
   T acc[4];
 #pragma unroll
   for (int u = 0; u < 4; u++) {
     const int c = c0 + g * 4 + u;
-    acc[u] = c < k ? y[(int64_t)c * ldy + ib * kTB + r] : T(0);
+    acc[u] = q == 0 && c < k ? y[(int64_t)c * ldy + ib * kTB + r] : T(0);
   }
   /* the tiles (ib, jb) in the order the blocks jb finish, then the inverse of the diagonal
    * tile; the next one is loaded while the block waits for and multiplies the current one */
   const T *dtile = dinv + (int64_t)ib * kTB * kTB;
-  tri_tile<T> next;
+  tri_tile<T, kTS> next;
   if (t > 0) next.load(tri, tr, tc, ib * kTB, (lower ? 0 : nblk - 1) * kTB);
   else next.load(dtile, kTB, 1, 0, 0);
   for (int s = 0; s < t; s++) {
@@ -265,13 +277,11 @@ __global__ void __launch_bounds__(kTT) k_trsm_blocks(const T *tri, int64_t tr, i
       while (ld_acquire(&flags[jb]) == 0) {
       }
     __syncthreads();
-    for (int e = tid; e < kTB * kTC; e += kTT) {
-      const int rr = e % kTB, cc = e / kTB, c = c0 + cc;
-      ys[rr][cc] = c < k ? __ldcg(&y[(int64_t)c * ldy + jb * kTB + rr]) : T(0);
-    }
+    ys[er][ec] = c0 + ec < k ? __ldcg(&y[(int64_t)(c0 + ec) * ldy + jb * kTB + er]) : T(0);
     __syncthreads();
-#pragma unroll 8
-    for (int jj = 0; jj < kTB; jj++) {
+#pragma unroll
+    for (int jq = 0; jq < 16; jq++) {
+      const int jj = q * 16 + jq;
       const T a = ts[r][jj];
 #pragma unroll
       for (int u = 0; u < 4; u++) acc[u] -= a * ys[jj][g * 4 + u];
@@ -280,20 +290,23 @@ __global__ void __launch_bounds__(kTT) k_trsm_blocks(const T *tri, int64_t tr, i
   }
   next.store(kTB, ts);
 #pragma unroll
-  for (int u = 0; u < 4; u++) ys[r][g * 4 + u] = acc[u];
+  for (int u = 0; u < 4; u++) part[q][r][g * 4 + u] = acc[u];
+  __syncthreads();
+  ys[er][ec] = part[0][er][ec] + part[1][er][ec] + part[2][er][ec] + part[3][er][ec];
   __syncthreads();
   T out[4] = {T(0), T(0), T(0), T(0)};
-#pragma unroll 8
-  for (int jj = 0; jj < kTB; jj++) {
+#pragma unroll
+  for (int jq = 0; jq < 16; jq++) {
+    const int jj = q * 16 + jq;
     const T a = ts[r][jj];
 #pragma unroll
     for (int u = 0; u < 4; u++) out[u] += a * ys[jj][g * 4 + u];
   }
 #pragma unroll
-  for (int u = 0; u < 4; u++) {
-    const int c = c0 + g * 4 + u;
-    if (c < k) y[(int64_t)c * ldy + ib * kTB + r] = out[u];
-  }
+  for (int u = 0; u < 4; u++) part[q][r][g * 4 + u] = out[u];
+  __syncthreads();
+  if (c0 + ec < k)
+    y[(int64_t)(c0 + ec) * ldy + ib * kTB + er] = part[0][er][ec] + part[1][er][ec] + part[2][er][ec] + part[3][er][ec];
   /* the barrier, then thread 0's release (cumulative over what the barrier ordered before it),
    * publishes every thread's part of block ib */
   __syncthreads();
@@ -412,13 +425,14 @@ extern "C" nd_status nd_lk_tri_inv(const nd_lk_rbt *p, const void *tri, int64_t 
 
 extern "C" nd_status nd_lk_trsm_blocks(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower,
                                        const void *dinv, void *y, int *sync, void *stream) {
+  if (p->dtype != ND_FLOAT64) return ND_ERR_DTYPE;
+  const size_t smem = trsm_smem<double>();
+  ND_TRY(nd_k_smem_once<k_trsm_blocks<double>>(smem, false));
   dim3 grid((unsigned)(p->np / kTB), (unsigned)((p->k + kTC - 1) / kTC));
-#define ND_CALL(T)                                                                                            \
-  (k_trsm_blocks<T><<<grid, kTT, 0, (cudaStream_t)stream>>>((const T *)tri, tr, tc, p->np, lower, (const T *)dinv, \
-                                                            (T *)y, (int64_t)p->np, p->k, sync),               \
-   ND_K_LAUNCHED())
-  return ND_RBT_REAL(p->dtype, ND_CALL);
-#undef ND_CALL
+  k_trsm_blocks<double><<<grid, kTS, smem, (cudaStream_t)stream>>>((const double *)tri, tr, tc, p->np, lower,
+                                                                   (const double *)dinv, (double *)y,
+                                                                   (int64_t)p->np, p->k, sync);
+  return ND_K_LAUNCHED();
 }
 
 extern "C" nd_status nd_lk_rbt_check(const nd_lk_rbt *p, const void *lu, const int *info, const void *r,
