@@ -11,7 +11,7 @@
  *   (inverse) or getrfBatched + the LU diagonal (det); single or larger matrices through
  *   cuSOLVER getrf per matrix, then getrs (inverse: against identities written straight into
  *   the result; solve: against a column-major copy of b) or the LU diagonal; real solves of
- *   order >= 512 in checked mode first try the randomised solve (nd__solve_rbt below).
+ *   order > 128 in checked mode first try the randomised solve (nd__solve_rbt below).
  *
  * Row-major data seen by the column-major library is the transpose: getrf of the buffer of A
  * factors A^T, so getrs with CUBLAS_OP_N against I yields inv(A^T) column-major, which read
@@ -486,7 +486,7 @@ static nd_status nd__solve_lu(const char *fn, nd_stream *s, nd_dtype dt, const n
  * runs the partial-pivoting path (nd__solve_lu), so what is reported as singular is decided
  * exactly as before. float32 input is solved in float64 and rounded. Unchecked mode, which may
  * not wait, always takes the partial-pivoting path. ND_SOLVE_RBT=0 turns this path off. */
-#define ND__RBT_MIN_N 512
+#define ND__RBT_MIN_N 129 /* the orders below go to the on-chip kernels (inverse, then a product) */
 
 static _Thread_local int64_t nd__rbt_counts[2]; /* accepted, sent to partial pivoting */
 

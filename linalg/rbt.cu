@@ -364,47 +364,40 @@ __global__ void k_rbt_check(const T *lu, int np, int n, const int *info, const T
   }
 }
 
-template <typename T>
-nd_status rbt_matrix(const nd_lk_rbt *p, const void *m, int64_t ms_r, int64_t ms_c, void *ar, double *normsq,
-                     cudaStream_t st) {
-  const int q = p->np / 4;
-  dim3 grid((unsigned)((q + 127) / 128), (unsigned)(q < 65535 ? q : 65535));
-  k_rbt_matrix<T><<<grid, 128, 0, st>>>((const T *)m, ms_r, ms_c, p->n, p->np, (T *)ar, normsq);
-  return ND_K_LAUNCHED();
-}
-
 }  // namespace
 
 /* The randomised solve works in float64 only (float32 systems are solved in float64 and the
- * answer rounded), so each kernel has one instance. */
-#define ND_RBT_REAL(dt, call) ((dt) == ND_FLOAT64 ? call(double) : ND_ERR_DTYPE)
+ * answer rounded), so each kernel has one instance and each launcher checks the dtype. */
+#define ND_RBT_F64_ONLY(p) \
+  if ((p)->dtype != ND_FLOAT64) return ND_ERR_DTYPE
 
 extern "C" nd_status nd_lk_rbt_matrix(const nd_lk_rbt *p, const void *m, int64_t ms_r, int64_t ms_c, void *ar,
                                       double *normsq, void *stream) {
-#define ND_CALL(T) rbt_matrix<T>(p, m, ms_r, ms_c, ar, normsq, (cudaStream_t)stream)
-  return ND_RBT_REAL(p->dtype, ND_CALL);
-#undef ND_CALL
+  ND_RBT_F64_ONLY(p);
+  const int q = p->np / 4;
+  dim3 grid((unsigned)((q + 127) / 128), (unsigned)(q < 65535 ? q : 65535));
+  k_rbt_matrix<double><<<grid, 128, 0, (cudaStream_t)stream>>>((const double *)m, ms_r, ms_c, p->n, p->np,
+                                                               (double *)ar, normsq);
+  return ND_K_LAUNCHED();
 }
 
 extern "C" nd_status nd_lk_rbt_gather(const nd_lk_rbt *p, const void *b, int64_t brs, int64_t bcs, void *out,
                                       void *stream) {
+  ND_RBT_F64_ONLY(p);
   const int64_t total = (int64_t)p->np * p->k;
   const unsigned blocks = (unsigned)((total + 255) / 256 < 4096 ? (total + 255) / 256 : 4096);
-#define ND_CALL(T)                                                                                          \
-  (k_rbt_gather<T><<<blocks, 256, 0, (cudaStream_t)stream>>>((const T *)b, brs, bcs, p->n, p->np, p->k, (T *)out), \
-   ND_K_LAUNCHED())
-  return ND_RBT_REAL(p->dtype, ND_CALL);
-#undef ND_CALL
+  k_rbt_gather<double><<<blocks, 256, 0, (cudaStream_t)stream>>>((const double *)b, brs, bcs, p->n, p->np, p->k,
+                                                                 (double *)out);
+  return ND_K_LAUNCHED();
 }
 
 extern "C" nd_status nd_lk_rbt_vec(const nd_lk_rbt *p, const void *in, void *out, int set, int apply, void *stream) {
+  ND_RBT_F64_ONLY(p);
   const int q = p->np / 4;
   dim3 grid((unsigned)((q + 127) / 128), (unsigned)(p->k < 65535 ? p->k : 65535));
-#define ND_CALL(T)                                                                                             \
-  (k_rbt_vec<T><<<grid, 128, 0, (cudaStream_t)stream>>>((const T *)in, (T *)out, p->np, p->k, (unsigned)set, apply), \
-   ND_K_LAUNCHED())
-  return ND_RBT_REAL(p->dtype, ND_CALL);
-#undef ND_CALL
+  k_rbt_vec<double><<<grid, 128, 0, (cudaStream_t)stream>>>((const double *)in, (double *)out, p->np, p->k,
+                                                            (unsigned)set, apply);
+  return ND_K_LAUNCHED();
 }
 
 extern "C" int64_t nd_lk_trsm_sync_ints(int np, int k) {
@@ -414,8 +407,8 @@ extern "C" int64_t nd_lk_trsm_sync_ints(int np, int k) {
 
 extern "C" nd_status nd_lk_tri_inv(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower, int unit,
                                    void *dinv, void *stream) {
+  ND_RBT_F64_ONLY(p);
   const size_t smem = 2 * kTB * (kTB + 1) * sizeof(double);
-  if (p->dtype != ND_FLOAT64) return ND_ERR_DTYPE;
   ND_TRY(nd_k_smem_once<k_tri_inv<double>>(smem, false));
   dim3 grid((unsigned)(p->np / kTB), 2);
   k_tri_inv<double><<<grid, kTT, smem, (cudaStream_t)stream>>>((const double *)tri, tr, tc, lower, unit,
@@ -425,7 +418,7 @@ extern "C" nd_status nd_lk_tri_inv(const nd_lk_rbt *p, const void *tri, int64_t 
 
 extern "C" nd_status nd_lk_trsm_blocks(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower,
                                        const void *dinv, void *y, int *sync, void *stream) {
-  if (p->dtype != ND_FLOAT64) return ND_ERR_DTYPE;
+  ND_RBT_F64_ONLY(p);
   const size_t smem = trsm_smem<double>();
   ND_TRY(nd_k_smem_once<k_trsm_blocks<double>>(smem, false));
   dim3 grid((unsigned)(p->np / kTB), (unsigned)((p->k + kTC - 1) / kTC));
@@ -438,13 +431,11 @@ extern "C" nd_status nd_lk_trsm_blocks(const nd_lk_rbt *p, const void *tri, int6
 extern "C" nd_status nd_lk_rbt_check(const nd_lk_rbt *p, const void *lu, const int *info, const void *r,
                                      const void *x, const double *normsq, unsigned long long *first, int64_t index,
                                      void *stream) {
+  ND_RBT_F64_ONLY(p);
   const double eps = 2.220446049250313e-16;
   const double tol = fmax(16.0, sqrt((double)p->n)) * eps, piv_tol = 1e-10;
-#define ND_CALL(T)                                                                                              \
-  (k_rbt_check<T><<<p->k + 1, 256, 0, (cudaStream_t)stream>>>((const T *)lu, p->np, p->n, info, (const T *)r,       \
-                                                              (const T *)x, p->k, normsq, tol, piv_tol, first, \
-                                                              index),                                          \
-   ND_K_LAUNCHED())
-  return ND_RBT_REAL(p->dtype, ND_CALL);
-#undef ND_CALL
+  k_rbt_check<double><<<p->k + 1, 256, 0, (cudaStream_t)stream>>>((const double *)lu, p->np, p->n, info,
+                                                                  (const double *)r, (const double *)x, p->k,
+                                                                  normsq, tol, piv_tol, first, index);
+  return ND_K_LAUNCHED();
 }

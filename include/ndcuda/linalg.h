@@ -149,7 +149,7 @@ ND_API nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **
  * result then a.shape[:-1]; otherwise b is a stack (..., n, k) whose batch dimensions broadcast
  * with a's, and the result is (broadcast batch, n, k). Errors as nd_linalg_inv, and
  * ND_ERR_SHAPE when b's n does not match.
- * Real systems of order >= 512 in checked mode are first solved through a random butterfly
+ * Real systems of order > 128 in checked mode are first solved through a random butterfly
  * transform of a, LU without pivoting and one step of iterative refinement (float32 input in
  * float64, the answer rounded); the answer is kept only if no pivot is tiny and every column's
  * backward error ||b - a x|| / (||a||_F ||x||) is within max(16, sqrt(n)) float64 epsilons, and

@@ -575,6 +575,20 @@ START_TEST(test_solve_randomised) {
     free(ha);
     free(hb);
   }
+  /* the smallest orders that take this path (padded to 192 and 256), column-major */
+  for (int64_t n = 130; n <= 200; n += 70) {
+    const int64_t k = 3;
+    dc *ha = uniform_mats(n * n), *hb = rand_vals(n * k, 0);
+    nd_array *a = upload(ha, 2, SHAPE(n, n), ND_FLOAT64), *b = upload(hb, 2, SHAPE(n, k), ND_FLOAT64), *t = NULL;
+    ND_ASSERT_OK(nd_array_swapaxes(a, -1, -2, &t));
+    double e = solve_large(t, b, 1, 1, n, k, ND_FLOAT64);
+    ck_assert_msg(e < 8 * eps, "order %lld: backward error %g", (long long)n, e);
+    nd_array_release(t);
+    nd_array_release(a);
+    nd_array_release(b);
+    free(ha);
+    free(hb);
+  }
   /* order 600 (padded to 640), a vector b; float32 (solved in float64, rounded) */
   for (int d = 0; d < 2; d++) {
     const nd_dtype dt = d ? ND_FLOAT32 : ND_FLOAT64;
