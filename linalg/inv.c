@@ -480,7 +480,8 @@ static nd_status nd__solve_lu(const char *fn, nd_stream *s, nd_dtype dt, const n
  *   2. x = W1 U^-1 L^-1 W0^T b, one step of iterative refinement with the residual b - A x
  *      taken against the original A (cuBLAS gemm);
  *   3. the answer is accepted only if getrf's info is 0, no pivot is at or below 1e-10 ||A||_F
- *      (singular input leaves a pivot of the size of the rounding errors), and every column's residual after refinement satisfies
+ *      (singular input leaves a pivot of the size of the rounding errors), and every column's
+ *      residual after refinement satisfies
  *      ||b - A x||_inf <= max(16, sqrt(n)) * eps * ||A||_F * ||x||_inf, all finite.
  * Otherwise (singular or nearly singular input, NaN/inf, a rare bad transform) the whole call
  * runs the partial-pivoting path (nd__solve_lu), so what is reported as singular is decided
@@ -492,8 +493,10 @@ static _Thread_local int64_t nd__rbt_counts[2]; /* accepted, sent to partial piv
 
 int64_t nd__solve_rbt_count(int fell_back) { return nd__rbt_counts[fell_back != 0]; }
 
+/* Orders whose padded square fits cuSOLVER's int sizes; right-hand sides up to 65535 chunks of
+ * 16 (the triangular solves' grid). */
 static int nd__solve_rbt_ok(nd_dtype dt, int64_t n, int64_t k) {
-  return (dt == ND_FLOAT32 || dt == ND_FLOAT64) && n >= ND__RBT_MIN_N && n <= 46336 && k <= INT_MAX &&
+  return (dt == ND_FLOAT32 || dt == ND_FLOAT64) && n >= ND__RBT_MIN_N && n <= 46336 && k <= 65535 * 16 &&
          nd__env_flag("ND_SOLVE_RBT", 1);
 }
 
@@ -507,8 +510,9 @@ static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_pla
   nd__buffer *ar = NULL, *vec = NULL, *work = NULL, *meta = NULL;
   nd_lk_mat am, bm;
   nd_status st = nd__prep_mat(fn, av, ND_FLOAT64, &ak, &am);
-  /* the residual product needs a unit stride and a leading dimension of at least n */
-  if (st == ND_OK && !((am.cs == 1 && am.rs >= n) || (am.rs == 1 && am.cs >= n))) {
+  /* the residual product needs a unit stride and a leading dimension in [n, INT_MAX] */
+  const int row_major = st == ND_OK && am.cs == 1 && am.rs >= n && am.rs <= INT_MAX;
+  if (st == ND_OK && !row_major && !(am.rs == 1 && am.cs >= n && am.cs <= INT_MAX)) {
     nd_array *c = NULL;
     st = nd__linalg_contig(fn, av, ND_FLOAT64, &c);
     nd_array_release(ak);

@@ -12,8 +12,9 @@
  * of 16; block i of a chunk waits for the blocks before it (lower) or after it (upper) through
  * flags in global memory, subtracts their products as they arrive, then multiplies by the
  * inverse of its diagonal block (inverted once per factorisation, k_tri_inv), so that the chain
- * from one block to the next is one flag, one 64 x 16 load and two small products. Blocks take their position from a ticket in the
- * order they start, so a block only ever waits for blocks that are already running. */
+ * from one block to the next is one flag, one 64 x 16 load and two small products. Blocks take
+ * their position from a ticket in the order they start, so a block only ever waits for blocks
+ * that are already running. */
 #include <math.h>
 
 #include "kernels/launch.cuh"
@@ -329,7 +330,8 @@ __global__ void k_rbt_check(const T *lu, int np, int n, const int *info, const T
   bool bad = false;
   if (blockIdx.x < k) {
     for (int i = threadIdx.x; i < n; i += blockDim.x) {
-      const double rv = fabs((double)r[(int64_t)blockIdx.x * np + i]), xv = fabs((double)x[(int64_t)blockIdx.x * np + i]);
+      const double rv = fabs((double)r[(int64_t)blockIdx.x * np + i]);
+      const double xv = fabs((double)x[(int64_t)blockIdx.x * np + i]);
       bad |= !(rv < INFINITY) || !(xv < INFINITY);
       a = fmax(a, rv);
       b = fmax(b, xv);
