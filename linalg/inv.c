@@ -536,9 +536,10 @@ static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_pla
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)np * np * 8, &ar);
   if (st == ND_OK) st = ND_CUSOLVER(cusolverDnDgetrf_bufferSize(hs, np, np, ar->ptr, np, &lwork));
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, (int64_t)lwork * 8 + 16, &work);
-  /* bw, rw, tw (np x k each), then the inverses of both triangles' diagonal blocks */
+  /* bw, rw, tw (np x k each), then the inverses of both triangles' diagonal blocks and their
+   * products with the neighbouring blocks (nd_lk_tri_link) */
   const int64_t dinv_len = (int64_t)np * 64;
-  if (st == ND_OK) st = nd__linalg_scratch(fn, s, 3 * vbytes + 2 * dinv_len * 8, &vec);
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, 3 * vbytes + 4 * dinv_len * 8, &vec);
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, meta_bytes, &meta);
   nd__sync sync;
   nd__sync_init(&sync, s);
@@ -562,7 +563,7 @@ static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_pla
   const int set_in = trans ? 1 : 0, set_out = trans ? 0 : 1;
   const int64_t tr = trans ? np : 1, tc = trans ? 1 : np;
   char *bw = vec ? (char *)vec->ptr : NULL, *rw = vec ? bw + vbytes : NULL, *tw = vec ? rw + vbytes : NULL;
-  double *dinv = vec ? (double *)(tw + vbytes) : NULL;
+  double *dinv = vec ? (double *)(tw + vbytes) : NULL, *mlink = vec ? dinv + 2 * dinv_len : NULL;
   const double one = 1, mone = -1;
   for (int64_t b = 0; b < batch && st == ND_OK; b++) {
     const double *mb = (const double *)am.data + b * am.bs;
@@ -572,13 +573,16 @@ static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_pla
     if (st == ND_OK) st = ND_CUSOLVER(cusolverDnDgetrf(hs, np, np, ar->ptr, np, work->ptr, NULL, info + b));
     /* trans: R^T (lower) then L^T (upper, unit); else L (lower, unit) then R (upper) */
     if (st == ND_OK) st = nd_lk_tri_inv(&rp, ar->ptr, tr, tc, 1, !trans, dinv, cs);
+    if (st == ND_OK) st = nd_lk_tri_link(&rp, ar->ptr, tr, tc, 1, dinv, mlink, cs);
     if (st == ND_OK) st = nd_lk_rbt_gather(&rp, (const double *)bm.data + b * bm.bs, bm.rs, bm.cs, bw, cs);
     for (int pass = 0; pass < 2 && st == ND_OK; pass++) {
       /* pass 0: x = solve(b); pass 1: x += solve(b - A x) */
       st = nd_lk_rbt_vec(&rp, pass ? rw : bw, tw, set_in, 0, cs);
-      if (st == ND_OK) st = nd_lk_trsm_blocks(&rp, ar->ptr, tr, tc, 1, dinv, tw, sy + (2 * pass) * sync_ints, cs);
       if (st == ND_OK)
-        st = nd_lk_trsm_blocks(&rp, ar->ptr, tr, tc, 0, dinv + dinv_len, tw, sy + (2 * pass + 1) * sync_ints, cs);
+        st = nd_lk_trsm_blocks(&rp, ar->ptr, tr, tc, 1, dinv, mlink, tw, sy + (2 * pass) * sync_ints, cs);
+      if (st == ND_OK)
+        st = nd_lk_trsm_blocks(&rp, ar->ptr, tr, tc, 0, dinv + dinv_len, mlink + dinv_len, tw,
+                               sy + (2 * pass + 1) * sync_ints, cs);
       if (st == ND_OK) st = nd_lk_rbt_vec(&rp, tw, xb, set_out, pass ? 2 : 1, cs);
       if (st == ND_OK) st = ND_CUDA(cudaMemcpyAsync(rw, bw, (size_t)vbytes, cudaMemcpyDeviceToDevice, cs));
       if (st == ND_OK)

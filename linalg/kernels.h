@@ -81,10 +81,14 @@ nd_status nd_lk_rbt_vec(const nd_lk_rbt *p, const void *in, void *out, int set, 
  * same for the other triangle of the same T (upper for lower, non-unit diagonal for unit). */
 nd_status nd_lk_tri_inv(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower, int unit, void *dinv,
                         void *stream);
-/* In place y = T^-1 y for that triangle, given its dinv. sync: nd_lk_trsm_sync_ints(np, k) ints,
- * zero before the call. */
+/* mlink (np/64 row-major 64 x 64 tiles) = inv(T[i][i]) T[i][i-1] (lower; upper: T[i][i+1]) per
+ * 64-row block i, from dinv, and mlink + np*64 the same for the other triangle. */
+nd_status nd_lk_tri_link(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower, const void *dinv,
+                         void *mlink, void *stream);
+/* In place y = T^-1 y for that triangle, given its dinv and mlink. sync: nd_lk_trsm_sync_ints(np,
+ * k) ints, zero before the call. */
 nd_status nd_lk_trsm_blocks(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower, const void *dinv,
-                            void *y, int *sync, void *stream);
+                            const void *mlink, void *y, int *sync, void *stream);
 int64_t nd_lk_trsm_sync_ints(int np, int k);
 /* atomicMin(first, index) unless info is 0, the diagonal of lu is finite with no entry at or below
  * 1e-10 times ||M||_F, and every column of r (the residual b - A x, rows < n) is finite with

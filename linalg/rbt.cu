@@ -229,11 +229,53 @@ __global__ void __launch_bounds__(kTT) k_tri_inv(const T *tri, int64_t tr, int64
   for (int e = tid; e < kTB * kTB; e += kTT) dinv[(int64_t)d * kTB * kTB + e] = xs[e / kTB][e % kTB];
 }
 
+/* mout + i*64*64 (row-major) = inv(T[i][i]) T[i][i-1] (lower) or inv(T[i][i]) T[i][i+1] (upper)
+ * for every 64-row block i that has such a neighbour, from dinv (k_tri_inv); blockIdx.y 1 does
+ * the other triangle (dinv + len, mout + len). The triangular solve applies it to the block it
+ * waits for last, so that one product follows that block's flag. */
+template <typename T>
+__global__ void __launch_bounds__(kTT) k_tri_link(const T *tri, int64_t tr, int64_t tc, int lower, const T *dinv,
+                                                  T *mout, int64_t len) {
+  extern __shared__ __align__(16) unsigned char nd_smem_raw[];
+  T(*as)[kTB + 1] = reinterpret_cast<T(*)[kTB + 1]>(nd_smem_raw);
+  T(*bs)[kTB + 1] = as + kTB;
+  if (blockIdx.y) {
+    lower = !lower;
+    dinv += len;
+    mout += len;
+  }
+  const int nblk = gridDim.x, i = blockIdx.x, tid = threadIdx.x;
+  if (lower ? i == 0 : i == nblk - 1) return;
+  const int jl = lower ? i - 1 : i + 1;
+  tri_tile<T, kTT> tile;
+  tile.load(dinv + (int64_t)i * kTB * kTB, kTB, 1, 0, 0);
+  tile.store(kTB, as);
+  tile.load(tri, tr, tc, i * kTB, jl * kTB);
+  tile.store(tr, bs);
+  __syncthreads();
+  /* thread: row tid % 64, columns 16 ((tid / 64) .. + 15) strided by 4 */
+  const int r = tid % kTB, c0 = tid / kTB;
+  T out[kTB / 4];
+#pragma unroll
+  for (int u = 0; u < kTB / 4; u++) out[u] = T(0);
+  for (int jj = 0; jj < kTB; jj++) {
+    const T a = as[r][jj];
+#pragma unroll
+    for (int u = 0; u < kTB / 4; u++) out[u] += a * bs[jj][c0 + 4 * u];
+  }
+#pragma unroll
+  for (int u = 0; u < kTB / 4; u++) mout[(int64_t)i * kTB * kTB + r * kTB + c0 + 4 * u] = out[u];
+}
+
 /* Solves T y = y in place for one 16-column chunk (blockIdx.y) of y (np x k, column-major, ldy).
  * T(i, j) = tri[i*tr + j*tc]; lower or upper; dinv the inverses of its diagonal blocks
- * (k_tri_inv). sync: gridDim.y tickets, then gridDim.y x (np/64) flags, all zero before the
- * launch. Thread t: group q = t / 256 sums over jj in [16q, 16q + 16), row t % 64, columns
- * 4 ((t % 256) / 64) .. + 3; the groups' sums meet in shared memory once per block row. */
+ * (k_tri_inv), mlink the products inv(T[i][i]) T[i][i -+ 1] (k_tri_link). sync: gridDim.y
+ * tickets, then gridDim.y x (np/64) flags, all zero before the launch.
+ * Block i subtracts the products of the blocks before it (lower; after it: upper) as their flags
+ * come, except the last one it needs; applies inv(T[i][i]) to that sum while the last one is
+ * still being solved; then y_i = that - mlink_i y_last, one product after the last flag.
+ * Thread t: group q = t / 256 sums over jj in [16q, 16q + 16), row t % 64, columns
+ * 4 ((t % 256) / 64) .. + 3; the groups' sums meet in shared memory. */
 constexpr int kTP = kTC + 1; /* padded row of the 64 x 16 stages (no bank conflicts down a column) */
 template <typename T>
 constexpr size_t trsm_smem() {
@@ -242,7 +284,8 @@ constexpr size_t trsm_smem() {
 
 template <typename T>
 __global__ void __launch_bounds__(kTS) k_trsm_blocks(const T *tri, int64_t tr, int64_t tc, int np, int lower,
-                                                     const T *dinv, T *y, int64_t ldy, int k, int *sync) {
+                                                     const T *dinv, const T *mlink, T *y, int64_t ldy, int k,
+                                                     int *sync) {
   extern __shared__ __align__(16) unsigned char nd_smem_raw[];
   T(*ts)[kTB + 1] = reinterpret_cast<T(*)[kTB + 1]>(nd_smem_raw);
   T(*ys)[kTP] = reinterpret_cast<T(*)[kTP]>(ts + kTB);
@@ -256,30 +299,33 @@ __global__ void __launch_bounds__(kTS) k_trsm_blocks(const T *tri, int64_t tr, i
   const int ib = lower ? t : nblk - 1 - t;
   const int q = tid / 256, r = tid % kTB, g = (tid % 256) / kTB, c0 = chunk * kTC;
   const int er = tid % kTB, ec = tid / kTB; /* this thread's element of a 64 x 16 stage */
+  const bool col_in = c0 + ec < k;
   T acc[4];
 #pragma unroll
   for (int u = 0; u < 4; u++) {
     const int c = c0 + g * 4 + u;
     acc[u] = q == 0 && c < k ? y[(int64_t)c * ldy + ib * kTB + r] : T(0);
   }
-  /* the tiles (ib, jb) in the order the blocks jb finish, then the inverse of the diagonal
-   * tile; the next one is loaded while the block waits for and multiplies the current one */
-  const T *dtile = dinv + (int64_t)ib * kTB * kTB;
+  /* the block's tiles: T(ib, jb) for the first t - 1 blocks to finish, inv(T[ib][ib]), then
+   * mlink_ib; the next one is loaded while the current one is used */
+  const T *dtile = dinv + (int64_t)ib * kTB * kTB, *mtile = mlink + (int64_t)ib * kTB * kTB;
   tri_tile<T, kTS> next;
-  if (t > 0) next.load(tri, tr, tc, ib * kTB, (lower ? 0 : nblk - 1) * kTB);
+  if (t > 1) next.load(tri, tr, tc, ib * kTB, (lower ? 0 : nblk - 1) * kTB);
   else next.load(dtile, kTB, 1, 0, 0);
-  for (int s = 0; s < t; s++) {
-    const int jb = lower ? s : nblk - 1 - s;
-    next.store(tr, ts);
-    if (s + 1 < t) next.load(tri, tr, tc, ib * kTB, (lower ? s + 1 : nblk - 2 - s) * kTB);
-    else next.load(dtile, kTB, 1, 0, 0);
-    /* thread 0's acquire, then the barrier, orders everyone's reads of block jb after its flag */
+  /* thread 0's acquire, then the barrier, orders everyone's reads of block jb after its flag */
+  auto wait_load = [&](int jb) {
     if (tid == 0)
       while (ld_acquire(&flags[jb]) == 0) {
       }
     __syncthreads();
-    ys[er][ec] = c0 + ec < k ? __ldcg(&y[(int64_t)(c0 + ec) * ldy + jb * kTB + er]) : T(0);
+    ys[er][ec] = col_in ? __ldcg(&y[(int64_t)(c0 + ec) * ldy + jb * kTB + er]) : T(0);
     __syncthreads();
+  };
+  for (int s = 0; s + 1 < t; s++) {
+    next.store(tr, ts);
+    if (s + 2 < t) next.load(tri, tr, tc, ib * kTB, (lower ? s + 1 : nblk - 2 - s) * kTB);
+    else next.load(dtile, kTB, 1, 0, 0);
+    wait_load(lower ? s : nblk - 1 - s);
 #pragma unroll
     for (int jq = 0; jq < 16; jq++) {
       const int jj = q * 16 + jq;
@@ -289,7 +335,9 @@ __global__ void __launch_bounds__(kTS) k_trsm_blocks(const T *tri, int64_t tr, i
     }
     __syncthreads();
   }
+  /* z = inv(T[ib][ib]) (y_ib - the products so far) */
   next.store(kTB, ts);
+  if (t > 0) next.load(mtile, kTB, 1, 0, 0);
 #pragma unroll
   for (int u = 0; u < 4; u++) part[q][r][g * 4 + u] = acc[u];
   __syncthreads();
@@ -306,8 +354,27 @@ __global__ void __launch_bounds__(kTS) k_trsm_blocks(const T *tri, int64_t tr, i
 #pragma unroll
   for (int u = 0; u < 4; u++) part[q][r][g * 4 + u] = out[u];
   __syncthreads();
-  if (c0 + ec < k)
-    y[(int64_t)(c0 + ec) * ldy + ib * kTB + er] = part[0][er][ec] + part[1][er][ec] + part[2][er][ec] + part[3][er][ec];
+  T v = part[0][er][ec] + part[1][er][ec] + part[2][er][ec] + part[3][er][ec];
+  if (t > 0) {
+    /* y_ib = z - mlink_ib y_last, after the last block's flag */
+    __syncthreads();
+    next.store(kTB, ts);
+    wait_load(lower ? ib - 1 : ib + 1);
+#pragma unroll
+    for (int u = 0; u < 4; u++) out[u] = T(0);
+#pragma unroll
+    for (int jq = 0; jq < 16; jq++) {
+      const int jj = q * 16 + jq;
+      const T a = ts[r][jj];
+#pragma unroll
+      for (int u = 0; u < 4; u++) out[u] += a * ys[jj][g * 4 + u];
+    }
+#pragma unroll
+    for (int u = 0; u < 4; u++) part[q][r][g * 4 + u] = out[u];
+    __syncthreads();
+    v -= part[0][er][ec] + part[1][er][ec] + part[2][er][ec] + part[3][er][ec];
+  }
+  if (col_in) y[(int64_t)(c0 + ec) * ldy + ib * kTB + er] = v;
   /* the barrier, then thread 0's release (cumulative over what the barrier ordered before it),
    * publishes every thread's part of block ib */
   __syncthreads();
@@ -418,15 +485,27 @@ extern "C" nd_status nd_lk_tri_inv(const nd_lk_rbt *p, const void *tri, int64_t 
   return ND_K_LAUNCHED();
 }
 
+extern "C" nd_status nd_lk_tri_link(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower,
+                                    const void *dinv, void *mlink, void *stream) {
+  ND_RBT_F64_ONLY(p);
+  const size_t smem = 2 * kTB * (kTB + 1) * sizeof(double);
+  ND_TRY(nd_k_smem_once<k_tri_link<double>>(smem, false));
+  dim3 grid((unsigned)(p->np / kTB), 2);
+  k_tri_link<double><<<grid, kTT, smem, (cudaStream_t)stream>>>((const double *)tri, tr, tc, lower,
+                                                                (const double *)dinv, (double *)mlink,
+                                                                (int64_t)p->np * kTB);
+  return ND_K_LAUNCHED();
+}
+
 extern "C" nd_status nd_lk_trsm_blocks(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower,
-                                       const void *dinv, void *y, int *sync, void *stream) {
+                                       const void *dinv, const void *mlink, void *y, int *sync, void *stream) {
   ND_RBT_F64_ONLY(p);
   const size_t smem = trsm_smem<double>();
   ND_TRY(nd_k_smem_once<k_trsm_blocks<double>>(smem, false));
   dim3 grid((unsigned)(p->np / kTB), (unsigned)((p->k + kTC - 1) / kTC));
   k_trsm_blocks<double><<<grid, kTS, smem, (cudaStream_t)stream>>>((const double *)tri, tr, tc, p->np, lower,
-                                                                   (const double *)dinv, (double *)y,
-                                                                   (int64_t)p->np, p->k, sync);
+                                                                   (const double *)dinv, (const double *)mlink,
+                                                                   (double *)y, (int64_t)p->np, p->k, sync);
   return ND_K_LAUNCHED();
 }
 
