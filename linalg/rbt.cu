@@ -10,11 +10,12 @@
  *
  * The triangular solves split the order into 64-row blocks and the right-hand sides into chunks
  * of 16; block i of a chunk waits for the blocks before it (lower) or after it (upper) through
- * flags in global memory, subtracts their products as they arrive, then multiplies by the
- * inverse of its diagonal block (inverted once per factorisation, k_tri_inv), so that the chain
- * from one block to the next is one flag, one 64 x 16 load and two small products. Blocks take
- * their position from a ticket in the order they start, so a block only ever waits for blocks
- * that are already running. */
+ * flags in global memory and subtracts their products as they arrive; the inverse of its
+ * diagonal block (k_tri_inv) is applied to that sum before the last block it needs is done, and
+ * that block enters through one precomputed tile, inv(T[i][i]) T[i][i-1] (k_tri_link), so that
+ * the chain from one block to the next is one flag, one 64 x 16 load and one small product.
+ * Blocks take their position from a ticket in the order they start, so a block only ever waits
+ * for blocks that are already running. */
 #include <math.h>
 
 #include "kernels/launch.cuh"
