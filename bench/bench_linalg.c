@@ -187,12 +187,13 @@ static int setup_inv_32d(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx
 static int setup_inv_128(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 1000, 128, ND_FLOAT32); }
 static int setup_inv_4096(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 0, 4096, ND_FLOAT64); }
 
-static int setup_solve_diag(bench_ctx *ctx, bench_state *st, double diag) {
+/* dominant: n added to the diagonal (as the inverses), else a general matrix */
+static int setup_solve_diag(bench_ctx *ctx, bench_state *st, int dominant) {
   la_data *d = la_new(ctx, st, LA_SOLVE, ND_FLOAT64);
   if (d == NULL) return -1;
   d->n = ctx->quick ? 1024 : 4096;
   d->k = 16;
-  d->ha = la_host_matrices(d->dt, 1, d->n, d->n, diag < 0 ? (double)d->n : diag, 0x13198a2e03707344ull);
+  d->ha = la_host_matrices(d->dt, 1, d->n, d->n, dominant ? (double)d->n : 0.0, 0x13198a2e03707344ull);
   d->hb = la_host_matrices(d->dt, 1, d->n, d->k, 0.0, 0xa4093822299f31d0ull);
   if (d->ha == NULL || d->hb == NULL) return bench_fail(ctx, "out of host memory");
   int64_t sa[2] = {d->n, d->n}, sb[2] = {d->n, d->k};
@@ -201,9 +202,9 @@ static int setup_solve_diag(bench_ctx *ctx, bench_state *st, double diag) {
   return 0;
 }
 
-static int setup_solve(bench_ctx *ctx, bench_state *st) { return setup_solve_diag(ctx, st, -1.0); }
+static int setup_solve(bench_ctx *ctx, bench_state *st) { return setup_solve_diag(ctx, st, 1); }
 /* no added diagonal: a general matrix, on which partial pivoting exchanges rows */
-static int setup_solve_uniform(bench_ctx *ctx, bench_state *st) { return setup_solve_diag(ctx, st, 0.0); }
+static int setup_solve_uniform(bench_ctx *ctx, bench_state *st) { return setup_solve_diag(ctx, st, 0); }
 
 static int setup_matmul(bench_ctx *ctx, bench_state *st, nd_dtype dt) {
   la_data *d = la_new(ctx, st, LA_MATMUL, dt);
