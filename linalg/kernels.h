@@ -60,6 +60,13 @@ int nd_lk_gj_medium_ok(int dtype, int n);
  * per matrix (float32 24 < n <= 32, float64 16 < n <= 32), faster there than nd_lk_gj_small. */
 int nd_lk_inv_warp_ok(int dtype, int n);
 
+/* Inverse only, float64 16 < n <= 32 on devices of compute capability 8.0 and later
+ * (nd_lk_inv_tc_ok): one warp per matrix with the updates on the float64 tensor cores
+ * (linalg/warp_gj.cu); preferred there to nd_lk_gj_medium's one-warp kernel. Same contract as
+ * nd_lk_gj_small in mode ND_LK_INV. */
+nd_status nd_lk_inv_tc(const nd_lk_gj *p, void *stream);
+int nd_lk_inv_tc_ok(int dtype, int n);
+
 /* ---- randomised solve (linalg/rbt.cu) -------------------------------------------------------
  * One order-n system with k right-hand sides, padded to order np (a multiple of 64). All
  * vectors are np x k column-major (leading dimension np); matrices column-major of order np.

@@ -362,9 +362,9 @@ static nd_array *singular_batch(nd_dtype dt, int64_t batch, int64_t n, int64_t b
 }
 
 START_TEST(test_inv_singular_checked_unchecked) {
-  const int64_t ns[] = {4, 40, 200};
+  const int64_t ns[] = {4, 24, 32, 40, 200}; /* 24, 32: the one-warp kernels */
   for (int d = 0; d < 4; d++)
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
       nd_dtype dt = FLOATS[d];
       int64_t n = ns[i];
       nd_array *a = singular_batch(dt, 4, n, 2, 1), *x = NULL, *info = NULL;
