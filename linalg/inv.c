@@ -567,15 +567,20 @@ static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_pla
   char *bw = vec ? (char *)vec->ptr : NULL, *rw = vec ? bw + vbytes : NULL, *tw = vec ? rw + vbytes : NULL;
   double *dinv = vec ? (double *)(tw + vbytes) : NULL, *mlink = vec ? dinv + 2 * dinv_len : NULL;
   const double one = 1, mone = -1;
+  /* a matrix broadcast across the batch (batch stride 0) is transformed and factored once */
+  const int once = am.bs == 0;
   for (int64_t b = 0; b < batch && st == ND_OK; b++) {
     const double *mb = (const double *)am.data + b * am.bs;
     char *xb = (char *)nd__data(xw) + b * vbytes;
     int *sy = syncw + b * 4 * sync_ints;
-    st = nd_lk_rbt_matrix(&rp, mb, ms_r, ms_c, ar->ptr, normsq + b, cs);
-    if (st == ND_OK) st = ND_CUSOLVER(cusolverDnDgetrf(hs, np, np, ar->ptr, np, work->ptr, NULL, info + b));
-    /* trans: R^T (lower) then L^T (upper, unit); else L (lower, unit) then R (upper) */
-    if (st == ND_OK) st = nd_lk_tri_inv(&rp, ar->ptr, tr, tc, 1, !trans, dinv, cs);
-    if (st == ND_OK) st = nd_lk_tri_link(&rp, ar->ptr, tr, tc, 1, dinv, mlink, cs);
+    const int64_t fb = once ? 0 : b; /* whose factorisation, norm and info */
+    if (b == fb) {
+      st = nd_lk_rbt_matrix(&rp, mb, ms_r, ms_c, ar->ptr, normsq + b, cs);
+      if (st == ND_OK) st = ND_CUSOLVER(cusolverDnDgetrf(hs, np, np, ar->ptr, np, work->ptr, NULL, info + b));
+      /* trans: R^T (lower) then L^T (upper, unit); else L (lower, unit) then R (upper) */
+      if (st == ND_OK) st = nd_lk_tri_inv(&rp, ar->ptr, tr, tc, 1, !trans, dinv, cs);
+      if (st == ND_OK) st = nd_lk_tri_link(&rp, ar->ptr, tr, tc, 1, dinv, mlink, cs);
+    }
     if (st == ND_OK) st = nd_lk_rbt_gather(&rp, (const double *)bm.data + b * bm.bs, bm.rs, bm.cs, bw, cs);
     for (int pass = 0; pass < 2 && st == ND_OK; pass++) {
       /* pass 0: x = solve(b); pass 1: x += solve(b - A x) */
@@ -591,7 +596,7 @@ static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_pla
         st = ND_CUBLAS(cublasDgemm(hb, trans ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, k, n, &mone, mb, (int)lda,
                                    (const double *)xb, np, &one, (double *)rw, np));
     }
-    if (st == ND_OK) st = nd_lk_rbt_check(&rp, ar->ptr, info + b, rw, xb, normsq + b, first, b, cs);
+    if (st == ND_OK) st = nd_lk_rbt_check(&rp, ar->ptr, info + fb, rw, xb, normsq + fb, first, b, cs);
   }
   if (begun) {
     nd_status st2 = nd__sync_end(&sync);

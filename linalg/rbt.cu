@@ -322,40 +322,39 @@ __global__ void __launch_bounds__(kTS) k_trsm_blocks(const T *tri, int64_t tr, i
     ys[er][ec] = col_in ? __ldcg(&y[(int64_t)(c0 + ec) * ldy + jb * kTB + er]) : T(0);
     __syncthreads();
   };
+  /* o += sign * (this thread's 16-long slice of ts[r][.] times ys[.][4 g .. 4 g + 3]) */
+  auto mac = [&](T(&o)[4], T sign) {
+#pragma unroll
+    for (int jq = 0; jq < 16; jq++) {
+      const int jj = q * 16 + jq;
+      const T a = sign * ts[r][jj];
+#pragma unroll
+      for (int u = 0; u < 4; u++) o[u] += a * ys[jj][g * 4 + u];
+    }
+  };
+  /* element (er, ec) of the sum of the four groups' o (the barrier inside orders the writes) */
+  auto group_sum = [&](const T(&o)[4]) {
+#pragma unroll
+    for (int u = 0; u < 4; u++) part[q][r][g * 4 + u] = o[u];
+    __syncthreads();
+    return part[0][er][ec] + part[1][er][ec] + part[2][er][ec] + part[3][er][ec];
+  };
   for (int s = 0; s + 1 < t; s++) {
     next.store(tr, ts);
     if (s + 2 < t) next.load(tri, tr, tc, ib * kTB, (lower ? s + 1 : nblk - 2 - s) * kTB);
     else next.load(dtile, kTB, 1, 0, 0);
     wait_load(lower ? s : nblk - 1 - s);
-#pragma unroll
-    for (int jq = 0; jq < 16; jq++) {
-      const int jj = q * 16 + jq;
-      const T a = ts[r][jj];
-#pragma unroll
-      for (int u = 0; u < 4; u++) acc[u] -= a * ys[jj][g * 4 + u];
-    }
+    mac(acc, T(-1));
     __syncthreads();
   }
   /* z = inv(T[ib][ib]) (y_ib - the products so far) */
   next.store(kTB, ts);
   if (t > 0) next.load(mtile, kTB, 1, 0, 0);
-#pragma unroll
-  for (int u = 0; u < 4; u++) part[q][r][g * 4 + u] = acc[u];
-  __syncthreads();
-  ys[er][ec] = part[0][er][ec] + part[1][er][ec] + part[2][er][ec] + part[3][er][ec];
+  ys[er][ec] = group_sum(acc);
   __syncthreads();
   T out[4] = {T(0), T(0), T(0), T(0)};
-#pragma unroll
-  for (int jq = 0; jq < 16; jq++) {
-    const int jj = q * 16 + jq;
-    const T a = ts[r][jj];
-#pragma unroll
-    for (int u = 0; u < 4; u++) out[u] += a * ys[jj][g * 4 + u];
-  }
-#pragma unroll
-  for (int u = 0; u < 4; u++) part[q][r][g * 4 + u] = out[u];
-  __syncthreads();
-  T v = part[0][er][ec] + part[1][er][ec] + part[2][er][ec] + part[3][er][ec];
+  mac(out, T(1));
+  T v = group_sum(out);
   if (t > 0) {
     /* y_ib = z - mlink_ib y_last, after the last block's flag */
     __syncthreads();
@@ -363,17 +362,8 @@ __global__ void __launch_bounds__(kTS) k_trsm_blocks(const T *tri, int64_t tr, i
     wait_load(lower ? ib - 1 : ib + 1);
 #pragma unroll
     for (int u = 0; u < 4; u++) out[u] = T(0);
-#pragma unroll
-    for (int jq = 0; jq < 16; jq++) {
-      const int jj = q * 16 + jq;
-      const T a = ts[r][jj];
-#pragma unroll
-      for (int u = 0; u < 4; u++) out[u] += a * ys[jj][g * 4 + u];
-    }
-#pragma unroll
-    for (int u = 0; u < 4; u++) part[q][r][g * 4 + u] = out[u];
-    __syncthreads();
-    v -= part[0][er][ec] + part[1][er][ec] + part[2][er][ec] + part[3][er][ec];
+    mac(out, T(1));
+    v -= group_sum(out);
   }
   if (col_in) y[(int64_t)(c0 + ec) * ldy + ib * kTB + er] = v;
   /* the barrier, then thread 0's release (cumulative over what the barrier ordered before it),

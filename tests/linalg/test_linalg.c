@@ -629,6 +629,16 @@ START_TEST(test_solve_randomised) {
     ND_ASSERT_OK(nd_array_index(a, 0, 1, &one));
     e = solve_large(one, b, 1, batch, n, k, ND_FLOAT64);
     ck_assert_msg(e < 8 * eps, "broadcast matrix: backward error %g", e);
+    /* a singular matrix broadcast across the batch (factored once) fails at batch index 0 */
+    {
+      nd_array *z = NULL, *x = (nd_array *)0x1;
+      ND_ASSERT_OK(nd_zeros(2, SHAPE(n, n), ND_FLOAT64, &z));
+      const int64_t fb = nd__solve_rbt_count(1);
+      ND_ASSERT_FAILS(nd_linalg_solve(z, b, &x), ND_ERR_SINGULAR, "nd_linalg_solve: matrix at batch index 0");
+      ck_assert_ptr_eq(x, (nd_array *)0x1);
+      ck_assert_int_eq(nd__solve_rbt_count(1) - fb, 1);
+      nd_array_release(z);
+    }
     nd_array_release(t);
     nd_array_release(f);
     nd_array_release(one);
