@@ -29,9 +29,10 @@
  *   4. every column takes the transform at once: M = I + (W - E_P) E_P^T, so
  *      A <- A + (W - E_P) P, sixteen m8n8k4 DMMAs with A fragments from W - E_P and B
  *      fragments from P; the panel's own columns are then overwritten with W.
- * W - E_P subtracts 1 at the pivot slots (p_t, t), whose values lie in [0, 2] under partial
- * pivoting (1 + f f' with |f|, |f'| <= 1), so the subtraction is exact where they are in
- * [0.5, 2]; the rest is the rounding-order change of any blocked elimination. The pivot search
+ * W - E_P subtracts 1 at the pivot slots (p_t, t), whose values stay near 1 under partial
+ * pivoting (1 + f f' + ... over the panel's later steps, every |f| <= 1), so the subtraction
+ * is exact where they lie in [0.5, 2]; the rest is the rounding-order change of any blocked
+ * elimination. The pivot search
  * compares the high words of |a[r][k]| (exponent and 15 mantissa bits, ties to the lowest row).
  *
  * Memory. Inputs go straight from global memory into the accumulators (16-byte loads of a
