@@ -62,8 +62,8 @@ int nd_lk_inv_warp_ok(int dtype, int n);
 
 /* Inverse only, float64 16 < n <= 32 on devices of compute capability 8.0 and later
  * (nd_lk_inv_tc_ok): one warp per matrix with the updates on the float64 tensor cores
- * (linalg/warp_gj.cu); preferred there to nd_lk_gj_medium's one-warp kernel. Same contract as
- * nd_lk_gj_small in mode ND_LK_INV. */
+ * (linalg/warp_gj.cu); preferred there to nd_lk_gj_medium's one-warp kernel, which ND_INV_TC=0
+ * selects instead. Same contract as nd_lk_gj_small in mode ND_LK_INV. */
 nd_status nd_lk_inv_tc(const nd_lk_gj *p, void *stream);
 int nd_lk_inv_tc_ok(int dtype, int n);
 

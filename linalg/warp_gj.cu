@@ -309,6 +309,7 @@ nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
 
 extern "C" int nd_lk_inv_tc_ok(int dtype, int n) {
   if (dtype != 11 || n <= 16 || n > 32) return 0;
+  if (!nd__env_flag("ND_INV_TC", 1)) return 0; /* the one-warp kernel of older devices instead */
   static int major[8]; /* per device (the first 8), 0 until asked */
   int dev = 0;
   if (nd_k_device(&dev) != 0) return 0;

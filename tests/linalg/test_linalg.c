@@ -13,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
 #include "tests/nd_test.h"
 
@@ -227,6 +228,17 @@ START_TEST(test_inv_large_batch) {
   b = 1000;
   check_inv(ND_FLOAT32, 1, &b, 32);
   check_inv(ND_FLOAT64, 1, &b, 32);
+  /* float64 17..32 through the one-warp kernel that devices before sm_80 use */
+  int dev = 0, major = 0;
+  ck_assert_int_eq(cudaGetDevice(&dev), cudaSuccess);
+  ck_assert_int_eq(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
+  ck_assert_int_eq(nd_lk_inv_tc_ok(ND_FLOAT64, 32), major >= 8);
+  setenv("ND_INV_TC", "0", 1);
+  ck_assert_int_eq(nd_lk_inv_tc_ok(ND_FLOAT64, 32), 0);
+  check_inv(ND_FLOAT64, 1, &b, 32);
+  b = 37;
+  check_inv(ND_FLOAT64, 1, &b, 20);
+  unsetenv("ND_INV_TC");
   b = 50;
   check_inv(ND_FLOAT32, 1, &b, 128);
 }
