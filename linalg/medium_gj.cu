@@ -185,10 +185,6 @@ __device__ __forceinline__ void nd_gjb_factor(T (&pw)[TN / 32][B], nd_gjb_piv<T>
       }
     }
     if (lane == src) ps.used |= 1u << qp;
-    if (lane == 0) {
-      s_perm[k] = prow;
-      s_step[prow] = k;
-    }
     piv[t] = prow;
     const T inv = nd_recip(pk);
 #pragma unroll
@@ -204,6 +200,14 @@ __device__ __forceinline__ void nd_gjb_factor(T (&pw)[TN / 32][B], nd_gjb_piv<T>
         pivm |= 1u << q;
       }
     }
+  }
+  /* p_k and s_r of the panel's steps, lane t for step k0 + t */
+  if (lane < B) {
+    int pt = piv[0];
+#pragma unroll
+    for (int t = 1; t < B; t++) pt = lane == t ? piv[t] : pt;
+    s_perm[k0 + lane] = pt;
+    s_step[pt] = k0 + lane;
   }
 #pragma unroll
   for (int q = 0; q < RP; q++)
