@@ -10,6 +10,7 @@
 #include "kernels/launch.cuh"
 
 static int nd_k_sms[64];
+static int nd_k_ccs[64];
 
 /* The calling thread's device. With one visible device that is always device 0, so the count
  * is asked once and cudaGetDevice (some 50 ns, paid by every operation, often twice) is skipped.
@@ -49,6 +50,23 @@ int nd_k_sm_count(void) {
     nd_k_sms[d] = n;
   }
   return nd_k_sms[d];
+}
+
+int nd_k_cc_major(void) {
+  int d = 0;
+  if (nd_k_device(&d) != 0 || d < 0 || d >= 64) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  if (nd_k_ccs[d] == 0) {
+    int m = 0;
+    if (cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, d) != cudaSuccess || m <= 0) {
+      (void)cudaGetLastError();
+      return 0; /* not remembered: the next call asks again */
+    }
+    nd_k_ccs[d] = m;
+  }
+  return nd_k_ccs[d];
 }
 
 /* ---- the driver launch ------------------------------------------------------------------- */

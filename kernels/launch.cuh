@@ -22,6 +22,8 @@
 
 /* Number of multiprocessors of the current device, cached per device. */
 int nd_k_sm_count(void);
+/* Compute capability major of the current device, cached per device; 0 if it cannot be read. */
+int nd_k_cc_major(void);
 
 static inline unsigned nd_k_blocks(int64_t work_items, int threads) {
   int64_t want = (work_items + threads - 1) / threads;

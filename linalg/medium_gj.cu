@@ -56,19 +56,6 @@ __device__ __forceinline__ unsigned nd_bkey(M mag, int row) {
   return (bits & ~(unsigned)(TN - 1)) | (unsigned)(TN - 1 - row);
 }
 
-/* Warp maximum: one redux.sync instruction on sm_80 and later. */
-__device__ __forceinline__ unsigned nd_warp_max(unsigned v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_max_sync(0xffffffffu, v);
-#else
-  for (int off = 16; off > 0; off >>= 1) {
-    const unsigned o = __shfl_xor_sync(0xffffffffu, v, off);
-    v = o > v ? o : v;
-  }
-  return v;
-#endif
-}
-
 __device__ __forceinline__ float nd_shfl(float v, int src) { return __shfl_sync(0xffffffffu, v, src); }
 __device__ __forceinline__ double nd_shfl(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
 template <typename R>

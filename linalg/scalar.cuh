@@ -146,4 +146,17 @@ __device__ __forceinline__ unsigned nd_pivot_key(float mag, int row) {
   return (bits & ~31u) | (unsigned)(31 - row);
 }
 
+/* Warp maximum: one redux.sync instruction on sm_80 and later. */
+__device__ __forceinline__ unsigned nd_warp_max(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, v);
+#else
+  for (int off = 16; off > 0; off >>= 1) {
+    const unsigned o = __shfl_xor_sync(0xffffffffu, v, off);
+    v = o > v ? o : v;
+  }
+  return v;
+#endif
+}
+
 #endif /* ND_LINALG_SCALAR_CUH */

@@ -82,8 +82,6 @@ __device__ __forceinline__ unsigned nd_gjt_key(double x, int row) {
   return (((unsigned)__double2hiint(x) & 0x7fffffe0u) | (unsigned)(31 - row));
 }
 
-__device__ __forceinline__ unsigned nd_gjt_max(unsigned v) { return __reduce_max_sync(0xffffffffu, v); }
-
 /* Per-warp shared memory, in bytes: the stage (32 rows, 16-byte aligned pitch) whose space the
  * panel buffers share, then the row scales and p_k, s_r. */
 struct nd_gjt_smem {
@@ -179,7 +177,7 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p) {
 #pragma unroll
         for (int t = 0; t < 4; t++) {
           const int k = k0 + t;
-          const unsigned key = nd_gjt_max(used ? 0u : nd_gjt_key(pw[t], lane));
+          const unsigned key = nd_warp_max(used ? 0u : nd_gjt_key(pw[t], lane));
           const int prow = k >= n ? k : 31 - (int)(key & 31u);
           double pr[4];
 #pragma unroll
@@ -310,15 +308,7 @@ nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
 extern "C" int nd_lk_inv_tc_ok(int dtype, int n) {
   if (dtype != 11 || n <= 16 || n > 32) return 0;
   if (!nd__env_flag("ND_INV_TC", 1)) return 0; /* the one-warp kernel of older devices instead */
-  static int major[8]; /* per device (the first 8), 0 until asked */
-  int dev = 0;
-  if (nd_k_device(&dev) != 0) return 0;
-  int m = dev < 8 ? __atomic_load_n(&major[dev], __ATOMIC_RELAXED) : 0;
-  if (m == 0) {
-    if (cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
-    if (dev < 8) __atomic_store_n(&major[dev], m, __ATOMIC_RELAXED);
-  }
-  return m >= 8;
+  return nd_k_cc_major() >= 8;
 }
 
 extern "C" nd_status nd_lk_inv_tc(const nd_lk_gj *p, void *stream) {
