@@ -35,39 +35,29 @@ extern "C" int nd_k_device(int *device) {
   return (int)cudaGetDevice(device);
 }
 
-int nd_k_sm_count(void) {
+/* Attribute `attr` of the current device, cached per device in cache[64]; `fallback` when it
+ * cannot be read (remembered when `keep`, else the next call asks again). */
+static int nd_k_attr(int *cache, cudaDeviceAttr attr, int fallback, bool keep) {
   int d = 0;
   if (nd_k_device(&d) != 0 || d < 0 || d >= 64) {
     (void)cudaGetLastError();
-    return 132;
+    return fallback;
   }
-  if (nd_k_sms[d] == 0) {
-    int n = 0;
-    if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, d) != cudaSuccess || n <= 0) {
+  if (cache[d] == 0) {
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, attr, d) != cudaSuccess || v <= 0) {
       (void)cudaGetLastError();
-      n = 132;
+      if (!keep) return fallback;
+      v = fallback;
     }
-    nd_k_sms[d] = n;
+    cache[d] = v;
   }
-  return nd_k_sms[d];
+  return cache[d];
 }
 
-int nd_k_cc_major(void) {
-  int d = 0;
-  if (nd_k_device(&d) != 0 || d < 0 || d >= 64) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  if (nd_k_ccs[d] == 0) {
-    int m = 0;
-    if (cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, d) != cudaSuccess || m <= 0) {
-      (void)cudaGetLastError();
-      return 0; /* not remembered: the next call asks again */
-    }
-    nd_k_ccs[d] = m;
-  }
-  return nd_k_ccs[d];
-}
+int nd_k_sm_count(void) { return nd_k_attr(nd_k_sms, cudaDevAttrMultiProcessorCount, 132, true); }
+
+int nd_k_cc_major(void) { return nd_k_attr(nd_k_ccs, cudaDevAttrComputeCapabilityMajor, 0, false); }
 
 /* ---- the driver launch ------------------------------------------------------------------- */
 
