@@ -320,13 +320,21 @@ __device__ __forceinline__ void nd_gjb_take_w(T (&w)[RT][CT], const T *s_wt, int
   }
 }
 
-/* Scatters the finished tile into the stage at its output place (row s_r, column p_k). */
+/* Scatters the finished tile into the stage at its output place (row s_r, column p_k). With
+ * s_step2, a row's step is in one of two maps (the other holds -1 there). */
 template <typename T, int TN, int RT, int CT>
 __device__ __forceinline__ void nd_gjb_stage(const T (&w)[RT][CT], T *s_stage, const int *s_perm,
-                                             const int *s_step, int n, int ry, int cx) {
+                                             const int *s_step, int n, int ry, int cx,
+                                             const int *s_step2 = nullptr) {
   int pc[CT], sr[RT];
   nd_ld(pc, s_perm + CT * cx);
   nd_ld(sr, s_step + RT * ry);
+  if (s_step2 != nullptr) {
+    int sr2[RT];
+    nd_ld(sr2, s_step2 + RT * ry);
+#pragma unroll
+    for (int i = 0; i < RT; i++) sr[i] = sr[i] > sr2[i] ? sr[i] : sr2[i];
+  }
 #pragma unroll
   for (int i = 0; i < RT; i++)
 #pragma unroll
@@ -484,7 +492,10 @@ __global__ void __launch_bounds__((TN / RT) * (TN / CT), MINB) k_gjb_sync(nd_lk_
  * 3 + (q & 1): W of panel q posted (panel warp arrives, update threads wait); 5: the update
  * threads' own barrier (pivot rows posted). Alternating ids keep a barrier from being
  * arrived at twice before it completes: the update threads post panel q + 2 only after
- * consuming W_q, which the panel warp posts after waiting for panel q. */
+ * consuming W_q, which the panel warp posts after waiting for panel q.
+ * The row -> step map is double-buffered like the panels: the panel warp factors panel q + 1
+ * while the update threads read the map to post panel q's pivot rows, so panel q's steps go
+ * to map q & 1, which panel q + 2 (the next writer of that map) only touches after update q. */
 template <typename T, int TN, int RT, int MINB>
 __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_lk_gj p) {
   constexpr int B = RT, CT = RT, NC = TN / CT, NU = NC * NC, NT = NU + 32, RP = TN / 32;
@@ -495,7 +506,7 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
   T *s_wt = s_pan + 2 * TN * B;  /* [2][B][TN] */
   T *s_prow = s_wt + 2 * B * TN; /* [B][TN] */
   int *s_perm = (int *)(s_prow + B * TN);
-  int *s_step = s_perm + TN;
+  int *s_step = s_perm + TN; /* [2][TN] */
   const int tid = threadIdx.x, lane = tid & 31;
   const int n = p.n, np = (n + B - 1) / B;
   const bool detmode = p.mode == ND_LK_DET || p.mode == ND_LK_SLOGDET;
@@ -503,7 +514,7 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
   for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
     if (tid < NU) {
       const int ry = tid / NC, cx = tid % NC;
-      for (int r = tid; r < TN; r += NU) s_step[r] = -1;
+      for (int r = tid; r < 2 * TN; r += NU) s_step[r] = -1;
       T w[RT][CT];
       nd_gjb_load<T, TN, RT, CT>(w, p, b, ry, cx);
       if (cx < 2 && cx < np) {
@@ -518,7 +529,7 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
         const T *wt = s_wt + (q & 1) * B * TN;
         nd_bar_sync(3 + (q & 1), NT);
         int st[RT];
-        nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step, s_prow, q * B, ry, cx);
+        nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step + (q & 1) * TN, s_prow, q * B, ry, cx);
         nd_bar_sync(5, NU);
         nd_gjb_update<T, TN, RT, CT, B>(w, st, wt, s_prow, ry, cx);
         if (cx == q) nd_gjb_take_w<T, TN, RT, CT, B>(w, wt, ry, 0);
@@ -533,7 +544,7 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
           nd_bar_arrive(1 + (q & 1), NT);
         }
       }
-      if (p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
+      if (p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx, s_step + TN);
     } else {
       nd_gjb_piv<T> ps;
       nd_gjb_piv_init<T, TN>(ps, n, lane);
@@ -568,7 +579,7 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
           }
         }
         nd_gjb_factor<T, TN, B>(pn, ps, piv, pivm, q * B, n, detmode, lane, s_wt + (q & 1) * B * TN, s_perm,
-                                s_step);
+                                s_step + (q & 1) * TN);
         nd_bar_arrive(3 + (q & 1), NT);
       }
       if (lane == 0) nd_gjb_results<T>(p, b, ps);
@@ -644,7 +655,7 @@ nd_status nd_gjb_launch_sync(const nd_lk_gj *p, cudaStream_t st) {
 
 template <typename T, int TN, int RT, int MINB>
 nd_status nd_gjb_launch_la(const nd_lk_gj *p, cudaStream_t st) {
-  const size_t smem = nd_gjb_smem<T, TN, RT, 2>();
+  const size_t smem = nd_gjb_smem<T, TN, RT, 2>() + TN * sizeof(int); /* the second step map */
   ND_TRY((nd_k_smem_once<k_gjb_la<T, TN, RT, MINB>>(smem, false)));
   k_gjb_la<T, TN, RT, MINB><<<(unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / RT) + 32, smem, st>>>(*p);
   return ND_K_LAUNCHED();
