@@ -665,7 +665,10 @@ template <typename T, int RT, int CT, int B, int WPB, int MINB>
 nd_status nd_gjw_launch(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = WPB * nd_gjw_smem_warp<T, RT, CT, B>();
   ND_TRY((nd_k_smem_once<k_gjw<T, RT, CT, B, WPB, MINB>>(smem, false)));
-  const int64_t need = (p->batch + WPB - 1) / WPB, cap = (int64_t)nd_k_sm_count() * 64;
+  /* one matrix per warp (H100, float32: 20000 / 40000 matrices in 130.6 / 246.3 us against
+   * 134.8 / 259.0 with the grid capped at 64 blocks per SM, 10000 within 0.5%); the kernel's loop
+   * covers batches beyond the grid's limit */
+  const int64_t need = (p->batch + WPB - 1) / WPB, cap = 0x7fffffff;
   k_gjw<T, RT, CT, B, WPB, MINB><<<(unsigned)(need < cap ? need : cap), 32 * WPB, smem, st>>>(*p);
   return ND_K_LAUNCHED();
 }
