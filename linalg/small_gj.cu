@@ -594,6 +594,16 @@ nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st, int flags, int policy
 constexpr int ND_GJ_FLAGS = ND_GJ_PREFETCH;
 constexpr int ND_GJ_POLICY = ND_GJ_GRID_RESIDENT;
 
+/* The grid of an instance's inverse and solve launches. Measured again on the H100
+ * (2026-11-22, medians of 25, interleaved; resident with prefetch / one pass): float32 NM = 24
+ * 55.1 / 51.9 us for 10000 matrices and 440.3 / 400.3 for 100000, so that instance runs one
+ * pass; float32 NM = 16 22.1 / 22.2 and 156.3 / 153.9 (a tie); float64 NM = 16 35.5 / 35.3 and
+ * 251.1 / 262.8, NM = 8 14.3 / 15.3 and 60.6 / 66.9, which keep the resident grid. */
+template <typename T, int NM>
+constexpr int nd_gj_policy() {
+  return sizeof(T) == 4 && NM == 24 ? ND_GJ_GRID_ONE_PASS : ND_GJ_POLICY;
+}
+
 /* Rows per thread of the inverse and solve instances, so that the per-step overhead is shared
  * by several rows' multiply-adds. Measured on the H100 (10000 matrices, 2026-11-22): float32
  * n = 32 takes 100.8 us with 2 rows, 108 with 1 and 171-216 with 4 (237 registers, 8 warps per
@@ -614,7 +624,7 @@ nd_status nd_gj_run(const nd_lk_gj *p, cudaStream_t st) {
   constexpr int RPT = nd_gj_rpt<T, NM>();
   if (p->mode == ND_LK_DET || p->mode == ND_LK_SLOGDET)
     return nd_gj_launch<T, NM == 24 ? 32 : NM, 1, 0, 8, true, false>(p, st, ND_GJ_FLAGS, ND_GJ_POLICY);
-  return nd_gj_launch<T, NM, RPT, 0, 8, false, (RPT > 1)>(p, st, ND_GJ_FLAGS, ND_GJ_POLICY);
+  return nd_gj_launch<T, NM, RPT, 0, 8, false, (RPT > 1)>(p, st, ND_GJ_FLAGS, nd_gj_policy<T, NM>());
 }
 
 /* NM, the padded size: the power of two >= n, at least 4, or 24 for float32 n in 17..24 (three

@@ -225,6 +225,8 @@ START_TEST(test_inv_large_batch) {
   int64_t b = 20000;
   check_inv(ND_FLOAT32, 1, &b, 4);
   check_inv(ND_FLOAT32, 1, &b, 8);
+  check_inv(ND_FLOAT32, 1, &b, 24); /* the one-pass grid of the 24-wide instance */
+  check_inv(ND_FLOAT64, 1, &b, 16); /* resident blocks that loop over the batch */
   b = 1000;
   check_inv(ND_FLOAT32, 1, &b, 32);
   check_inv(ND_FLOAT64, 1, &b, 32);
