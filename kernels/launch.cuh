@@ -25,6 +25,13 @@ int nd_k_sm_count(void);
 /* Compute capability major of the current device, cached per device; 0 if it cannot be read. */
 int nd_k_cc_major(void);
 
+/* A 1-d grid of `blocks` blocks, clamped to the grid's x limit (2^31 - 1); kernels launched with
+ * it loop over the work beyond the limit. */
+static inline unsigned nd_k_grid_x(int64_t blocks) {
+  const int64_t cap = 0x7fffffff;
+  return blocks < 1 ? 1u : (unsigned)(blocks < cap ? blocks : cap);
+}
+
 static inline unsigned nd_k_blocks(int64_t work_items, int threads) {
   int64_t want = (work_items + threads - 1) / threads;
   int64_t cap = (int64_t)nd_k_sm_count() * ND_K_BLOCKS_PER_SM * (ND_K_THREADS / threads > 0 ? ND_K_THREADS / threads : 1);

@@ -389,9 +389,7 @@ nd_status launch(const nd_kreduce *P, const Op &op, const Ld &ld, void *ws, size
     }
     k_rows<Op, Ld><<<(unsigned)grid, 256, 0, st>>>(*P, op, ld, part, ctr);
   } else {
-    int64_t colblocks = (P->M + 255) / 256;
-    if (colblocks > 0x7fffffff) colblocks = 0x7fffffff;
-    dim3 grid((unsigned)colblocks, (unsigned)P->splits);
+    dim3 grid(nd_k_grid_x((P->M + 255) / 256), (unsigned)P->splits);
     k_cols<Op, Ld><<<grid, 256, 0, st>>>(*P, op, ld, part, ctr);
   }
   return ND_K_LAUNCHED();

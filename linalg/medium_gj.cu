@@ -668,8 +668,7 @@ nd_status nd_gjw_launch(const nd_lk_gj *p, cudaStream_t st) {
   /* one matrix per warp (H100, float32: 20000 / 40000 matrices in 130.6 / 246.3 us against
    * 134.8 / 259.0 with the grid capped at 64 blocks per SM, 10000 within 0.5%); the kernel's loop
    * covers batches beyond the grid's limit */
-  const int64_t need = (p->batch + WPB - 1) / WPB, cap = 0x7fffffff;
-  k_gjw<T, RT, CT, B, WPB, MINB><<<(unsigned)(need < cap ? need : cap), 32 * WPB, smem, st>>>(*p);
+  k_gjw<T, RT, CT, B, WPB, MINB><<<nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st>>>(*p);
   return ND_K_LAUNCHED();
 }
 
@@ -693,7 +692,9 @@ extern "C" int nd_lk_inv_warp_ok(int dtype, int n) {
  * [843]. The other eight- and sixteen-byte instances use the barrier kernel with 8 x 4 tiles
  * (512 threads) and panels of 4. TN = 32, inverse only (nd_lk_inv_warp_ok): k_gjw, one warp per
  * matrix; 10000 matrices of 32 in float32 with 4 x 8 tiles, one warp per block, 24 blocks per SM:
- * 72.4 us [small_gj.cu, two rows per thread: 100.1]; in float64 with 8 x 4 tiles, four warps per
+ * 72.4 us [small_gj.cu, two rows per thread: 100.1]; 28 blocks per SM (72 registers, no spill)
+ * since: 67.8 / 228.9 us for 10000 / 40000 matrices against 69.3 / 233.8 at 24 (32 blocks: 64
+ * registers and a spill, 75.0 / 252.0; interleaved, one card); in float64 with 8 x 4 tiles, four warps per
  * block: 127.6 us [227.2]. float32 n <= 24 stays with small_gj.cu (51 us at n = 24 on its
  * 24-wide pad). */
 extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
@@ -704,7 +705,7 @@ extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
     return nd__error(ND_ERR_INTERNAL, "nd_lk_gj_medium: unsupported n = %d, dtype %d, mode %d", p->n,
                      p->dtype, p->mode);
   if (warp)
-    return p->dtype == 10 ? nd_gjw_launch<float, 4, 8, 4, 1, 24>(p, st)
+    return p->dtype == 10 ? nd_gjw_launch<float, 4, 8, 4, 1, 28>(p, st)
                           : nd_gjw_launch<double, 8, 4, 4, 4, 4>(p, st);
   const bool small = p->n <= 64;
   switch (p->dtype) {

@@ -303,8 +303,7 @@ template <int MINB>
 nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = (size_t)ND_GJT_WPB * nd_gjt_smem::BYTES;
   ND_TRY((nd_k_smem_once<k_gjt<MINB>>(smem, true)));
-  const int64_t need = (p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB, cap = 0x7fffffff;
-  k_gjt<MINB><<<(unsigned)(need < cap ? need : cap), 32 * ND_GJT_WPB, smem, st>>>(*p);
+  k_gjt<MINB><<<nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st>>>(*p);
   return ND_K_LAUNCHED();
 }
 
