@@ -717,13 +717,37 @@ ND_K_M1(m_ceil, ceilf, ceil)
 ND_K_M1(m_trunc, truncf, trunc)
 ND_K_M1(m_rint, rintf, rint)
 ND_K_M2(m_atan2, atan2f, atan2)
-ND_K_M2(m_hypot, hypotf, hypot)
 ND_K_M2(m_fmod, fmodf, fmod)
 ND_K_M2(m_pow, powf, pow)
 ND_K_M2(m_copysign, copysignf, copysign)
 ND_K_M2(m_nextafter, nextafterf, nextafter)
 #undef ND_K_M1
 #undef ND_K_M2
+
+/* hypot. The device's overflows for operands near the top of the range though the result
+ * does not (hypot(DBL_MAX, 1) is DBL_MAX): such results are taken again as
+ * max * sqrt(1 + (min / max)^2), which overflows only when the result does. */
+template <class F>
+__device__ __forceinline__ F hypot_big(F x, F y) {
+  F a = x < 0 ? -x : x, b = y < 0 ? -y : y;
+  if (a < b) {
+    const F t = a;
+    a = b;
+    b = t;
+  }
+  const F r = b / a;
+  return a * m_sqrt(1 + r * r);
+}
+__device__ __forceinline__ float m_hypot(float x, float y) {
+  const float h = hypotf(x, y);
+  if (h == INFINITY && fabsf(x) != INFINITY && fabsf(y) != INFINITY && x == x && y == y) return hypot_big(x, y);
+  return h;
+}
+__device__ __forceinline__ double m_hypot(double x, double y) {
+  const double h = hypot(x, y);
+  if (h == INFINITY && fabs(x) != INFINITY && fabs(y) != INFINITY && x == x && y == y) return hypot_big(x, y);
+  return h;
+}
 
 /* Products and sums that must not be contracted into a fused multiply-add, where NumPy's
  * result (two roundings) is the reference: complex products and quotients. */

@@ -238,9 +238,10 @@ struct op_sign : base<T, T, 1> {
     } else if constexpr (is_cplx<T>::v) {
       typedef decltype(a.re) F;
       const F nan = (F)NAN;
-      if (isnan_(a.re) || isnan_(a.im)) return mk(nan, nan);
+      /* NumPy: z / |z|, where |z| = hypot is infinite for an infinite part even beside a NaN */
       if (isinf_(a.re)) return isinf_(a.im) ? mk(nan, nan) : mk<F>(a.re > 0 ? 1 : -1, 0);
       if (isinf_(a.im)) return mk<F>(0, a.im > 0 ? 1 : -1);
+      if (isnan_(a.re) || isnan_(a.im)) return mk(nan, nan);
       if (a.re == 0 && a.im == 0) return mk<F>(0, 0);
       const F h = m_hypot(a.re, a.im);
       return mk(a.re / h, a.im / h);

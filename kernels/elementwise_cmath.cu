@@ -8,7 +8,10 @@
  * log1p, log2, log10 and power are NumPy's own formulas (numpy/_core/src/umath/funcs.inc.src
  * and npy_math_complex.c), not C99's, so that results match NumPy's. Accuracy is that of
  * the formulas: a few ulp away from the cuts and from zeros of the result; no scaling for
- * arguments beyond about 1e300 (float: 1e36) except in sqrt. */
+ * arguments beyond about 1e300 (float: 1e36) except in sqrt. At infinite and NaN arguments
+ * the trigonometric and hyperbolic functions and their inverses give the C library's values
+ * (kernels/cspecial.cuh), which NumPy returns. */
+#include "kernels/cspecial.cuh"
 #include "kernels/elementwise.cuh"
 
 namespace ndk {
@@ -169,6 +172,11 @@ __device__ cplx<F> c_atanh(cplx<F> z) {
   return mk<F>(re, im);
 }
 
+/* The value at an infinite or NaN argument (cspecial.cuh), as NumPy's (the C library's). */
+template <class F> __device__ __forceinline__ cplx<F> from_cs(cs::val<F> v) { return mk<F>(v.re, v.im); }
+#define ND_K_NONFINITE(f) \
+  if (!finite_(z.re) || !finite_(z.im)) return from_cs(cs::f(z.re, z.im));
+
 /* One functor per function: op<T> with T a complex storage type. */
 #define ND_K_COMPLEX(name, body, heavy)                                       \
   template <class T>                                                          \
@@ -203,22 +211,23 @@ ND_K_COMPLEX(cop_log1p, {
   const F l = m_hypot(z.re + 1, z.im);
   return mk<F>(m_log(l), m_atan2(z.im, z.re + 1));
 }, 1)
-ND_K_COMPLEX(cop_sin, return times_mi(c_sinh(times_i(z)));, 1)
-ND_K_COMPLEX(cop_cos, return c_cosh(times_i(z));, 1)
-ND_K_COMPLEX(cop_tan, return times_mi(c_tanh(times_i(z)));, 1)
-ND_K_COMPLEX(cop_asin, return c_asin(z);, 1)
-ND_K_COMPLEX(cop_acos, return c_acos(z);, 1)
-ND_K_COMPLEX(cop_atan, return times_mi(c_atanh(times_i(z)));, 1)
-ND_K_COMPLEX(cop_sinh, return c_sinh(z);, 1)
-ND_K_COMPLEX(cop_cosh, return c_cosh(z);, 1)
-ND_K_COMPLEX(cop_tanh, return c_tanh(z);, 1)
-ND_K_COMPLEX(cop_asinh, return times_mi(c_asin(times_i(z)));, 1)
-ND_K_COMPLEX(cop_acosh, return c_acosh(z);, 1)
-ND_K_COMPLEX(cop_atanh, return c_atanh(z);, 1)
+ND_K_COMPLEX(cop_sin, ND_K_NONFINITE(sin) return times_mi(c_sinh(times_i(z)));, 1)
+ND_K_COMPLEX(cop_cos, ND_K_NONFINITE(cos) return c_cosh(times_i(z));, 1)
+ND_K_COMPLEX(cop_tan, ND_K_NONFINITE(tan) return times_mi(c_tanh(times_i(z)));, 1)
+ND_K_COMPLEX(cop_asin, ND_K_NONFINITE(asin) return c_asin(z);, 1)
+ND_K_COMPLEX(cop_acos, ND_K_NONFINITE(acos) return c_acos(z);, 1)
+ND_K_COMPLEX(cop_atan, ND_K_NONFINITE(atan) return times_mi(c_atanh(times_i(z)));, 1)
+ND_K_COMPLEX(cop_sinh, ND_K_NONFINITE(sinh) return c_sinh(z);, 1)
+ND_K_COMPLEX(cop_cosh, ND_K_NONFINITE(cosh) return c_cosh(z);, 1)
+ND_K_COMPLEX(cop_tanh, ND_K_NONFINITE(tanh) return c_tanh(z);, 1)
+ND_K_COMPLEX(cop_asinh, ND_K_NONFINITE(asinh) return times_mi(c_asin(times_i(z)));, 1)
+ND_K_COMPLEX(cop_acosh, ND_K_NONFINITE(acosh) return c_acosh(z);, 1)
+ND_K_COMPLEX(cop_atanh, ND_K_NONFINITE(atanh) return c_atanh(z);, 1)
 #undef ND_K_COMPLEX
+#undef ND_K_NONFINITE
 
-/* NumPy's npy_cpow: exact small integer powers by repeated multiplication, else
- * exp(b log a). */
+/* NumPy's npy_cpow: exact small integer powers by repeated multiplication, else the C
+ * library's cpow, exp(b log a). */
 template <class T>
 struct cop_power : base<T, T, 2, 1> {
   using base<T, T, 2, 1>::base;
@@ -244,8 +253,9 @@ struct cop_power : base<T, T, 2, 1> {
         return n < 0 ? cdiv(mk<F>(1, 0), aa) : aa;
       }
     }
+    /* b log a with C99's product (infinities recovered), as the C library's cpow */
     const cplx<F> l = c_log(a);
-    return c_exp(cmul(b, l));
+    return c_exp(from_cs(cs::mul(b.re, b.im, l.re, l.im)));
   }
 };
 

@@ -294,8 +294,14 @@ nd_status nd__ufunc_resolve(const char *fn, int op, int nin, const nd_dtype *dt,
 nd_status nd_ufunc_result_type(nd_ufunc op, int nin, const nd_dtype *dtypes, nd_dtype *out) {
   const char *fn = "nd_ufunc_result_type";
   ND_CHECK_NULL(fn, out);
+  ND_CHECK_NULL(fn, dtypes);
   nd__ufunc_loop L;
-  ND_TRY(nd__ufunc_resolve(fn, (int)op, nin, dtypes, &L));
+  if (op == ND_UFUNC_CLIP && nin == 3 && nd_dtype_is_weak(dtypes[0])) {
+    const nd_dtype d[3] = {nd__clip_strong(dtypes[0]), dtypes[1], dtypes[2]}; /* as nd__clip */
+    ND_TRY(nd__ufunc_resolve(fn, (int)op, nin, d, &L));
+  } else {
+    ND_TRY(nd__ufunc_resolve(fn, (int)op, nin, dtypes, &L));
+  }
   *out = L.out;
   return ND_OK;
 }
@@ -357,10 +363,18 @@ nd_status nd__ufunc_check_scalars(const char *fn, nd__ufunc_loop *L, const nd_op
           /* Kernel input j is the scalar: x OP s for j == 1, s OP x (mirrored) for j == 0. */
           const int op = j == 1 ? L->kop : nd__mirror(L->kop);
           sc->constant = nd__compare_constant(op, above);
-        } else if (L->op == ND_UFUNC_CLIP) {
-          /* A weak int64 can only exceed dtypes narrower than 64 bits, so hi fits. */
+        } else if (L->op == ND_UFUNC_LOGICAL_AND || L->op == ND_UFUNC_LOGICAL_OR ||
+                   L->op == ND_UFUNC_LOGICAL_XOR) {
+          /* Only the truth of the value counts (NumPy answers these by value too). */
+          v.v.i = 1;
+        } else if (L->op == ND_UFUNC_CLIP &&
+                   ((L->kop == ND_UFUNC_MAXIMUM || (L->kop == ND_UFUNC_CLIP && j == 1)) ? below : above)) {
+          /* np.clip drops a lower bound at or below the dtype's range and an upper bound at
+           * or above it (numpy/_core/_methods.py); a weak int64 can only exceed dtypes
+           * narrower than 64 bits, so hi fits. Bounds beyond the other end are errors. */
           v.v.i = below ? lo : (int64_t)hi;
-        } else if (L->op != ND_UFUNC_WHERE) {
+        } else {
+          /* where included: NumPy 2.5 checks its weak operands like the ufuncs' (2.4 wrapped) */
           return nd__error(ND_ERR_VALUE, "%s: Python integer %lld out of bounds for %s", fn,
                            (long long)v.v.i, nd_dtype_name(t));
         }

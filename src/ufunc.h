@@ -40,6 +40,11 @@ typedef struct nd__ufunc_loop {
 ND_API nd_status nd__ufunc_resolve(const char *fn, int op, int nin, const nd_dtype *dtypes,
                                    nd__ufunc_loop *loop);
 
+/* The dtype np.clip gives a weak first argument (np.asarray's: int64, float64, complex128). */
+static inline nd_dtype nd__clip_strong(nd_dtype weak) {
+  return weak == ND_PYINT ? ND_INT64 : weak == ND_PYFLOAT ? ND_FLOAT64 : ND_COMPLEX128;
+}
+
 /* Result of checking the scalar operands against a resolved loop. */
 typedef struct nd__ufunc_scalars {
   unsigned mask;          /* kernel inputs that are scalars */

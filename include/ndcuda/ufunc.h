@@ -12,7 +12,8 @@
  *   Integer and bool division gives float64. float16 loops compute in float32 and round the
  *   result once. A weak Python int that does not fit an integer loop dtype is an error
  *   (ND_ERR_VALUE, NumPy's OverflowError "Python integer 300 out of bounds for uint8"),
- *   except for comparisons, which answer by value (uint8 array == 300 is all false).
+ *   except for comparisons, which answer by value (uint8 array == 300 is all false), and
+ *   logical_and/or/xor, which take its truth.
  * - `out` NULL: a new array of the broadcast shape and the loop's result dtype is allocated,
  *   laid out like the first input that has the full shape (NumPy's order='K'), else C order.
  *   `out` given: it must have the broadcast shape of the inputs and out together (the inputs
@@ -250,12 +251,15 @@ ND_API nd_status nd_minimum(const nd_array *a, const nd_array *b, nd_array *out,
 ND_API nd_status nd_fmax(const nd_array *a, const nd_array *b, nd_array *out, nd_array **result);
 ND_API nd_status nd_fmin(const nd_array *a, const nd_array *b, nd_array *out, nd_array **result);
 /* NumPy's clip: minimum(maximum(a, lo), hi) with NaN propagated, dtype promoted over all
- * three. lo or hi may be nd_arg_none() (not both: ND_ERR_VALUE). A weak integer bound outside
- * an integer dtype's range is saturated to it (NumPy 2 accepts it). */
+ * three. lo or hi may be nd_arg_none() (not both: ND_ERR_VALUE). A weak integer lower bound
+ * below an integer dtype's range, or upper bound above it, is no bound (np.clip drops it);
+ * one beyond the other end is ND_ERR_VALUE, as NumPy's OverflowError. Through
+ * nd_ufunc_call, a scalar first operand takes np.asarray's dtype (a weak 5 is int64). */
 ND_API nd_status nd_clip(const nd_array *a, nd_operand lo, nd_operand hi, nd_array *out,
                          nd_array **result);
 /* NumPy's where(cond, x, y): x where cond is true (cond is taken as bool: nonzero), else y;
- * dtype result_type(x, y). Weak integers are converted as NumPy does here (unsafely). */
+ * dtype result_type(x, y). A weak integer outside that dtype's range is ND_ERR_VALUE, as
+ * NumPy 2.5's OverflowError (2.4 wrapped it). */
 ND_API nd_status nd_where(nd_operand cond, nd_operand x, nd_operand y, nd_array *out,
                           nd_array **result);
 

@@ -516,7 +516,35 @@ START_TEST(clip_where_and_power_scalars) {
   ND_ASSERT_OK(nd__ufunc_check_scalars("nd_clip", &L, in, &sc));
   ck_assert_uint_eq(sc.bytes[1].bytes[0], 0x80);
   ck_assert_uint_eq(sc.bytes[2].bytes[0], 7);
-  /* where converts unsafely, as NumPy's where does: 300 -> 44 in uint8. */
+  /* np.clip drops a bound beyond the near end of the range; one beyond the far end raises:
+   * clip(int8, 1000, x) and clip(int8, x, -1000), with two bounds and with one. */
+  in[1] = nd_arg_scalar(nd_scalar_int(1000));
+  ND_ASSERT_FAILS(nd__ufunc_check_scalars("nd_clip", &L, in, &sc), ND_ERR_VALUE,
+                  "nd_clip: Python integer 1000 out of bounds for int8");
+  in[1] = nd_arg_scalar(nd_scalar_int(0));
+  in[2] = nd_arg_scalar(nd_scalar_int(-1000));
+  ND_ASSERT_FAILS(nd__ufunc_check_scalars("nd_clip", &L, in, &sc), ND_ERR_VALUE, "-1000 out of bounds for int8");
+  nd_dtype d2[2] = {ND_INT8, ND_PYINT};
+  ND_ASSERT_OK(nd__ufunc_resolve("nd_clip", ND_UFUNC_MINIMUM, 2, d2, &L)); /* clip(a, None, hi) */
+  L.op = ND_UFUNC_CLIP;
+  nd_operand in2[2] = {nd_arg(NULL), nd_arg_scalar(nd_scalar_int(1000))};
+  ND_ASSERT_OK(nd__ufunc_check_scalars("nd_clip", &L, in2, &sc));
+  ck_assert_uint_eq(sc.bytes[1].bytes[0], 127);
+  in2[1] = nd_arg_scalar(nd_scalar_int(-1000));
+  ND_ASSERT_FAILS(nd__ufunc_check_scalars("nd_clip", &L, in2, &sc), ND_ERR_VALUE, "-1000 out of bounds for int8");
+  ND_ASSERT_OK(nd__ufunc_resolve("nd_clip", ND_UFUNC_MAXIMUM, 2, d2, &L)); /* clip(a, lo, None) */
+  L.op = ND_UFUNC_CLIP;
+  ND_ASSERT_OK(nd__ufunc_check_scalars("nd_clip", &L, in2, &sc));
+  ck_assert_uint_eq(sc.bytes[1].bytes[0], 0x80);
+  in2[1] = nd_arg_scalar(nd_scalar_int(1000));
+  ND_ASSERT_FAILS(nd__ufunc_check_scalars("nd_clip", &L, in2, &sc), ND_ERR_VALUE, "1000 out of bounds for int8");
+  /* logical_and/or/xor take a weak integer's truth, in range or not (NumPy answers by value) */
+  ND_ASSERT_OK(scalars2(ND_UFUNC_LOGICAL_AND, ND_INT8, nd_scalar_int(300), 0, &sc, "nd_logical_and"));
+  ck_assert_uint_eq(sc.bytes[1].bytes[0], 1);
+  ND_ASSERT_OK(scalars2(ND_UFUNC_LOGICAL_XOR, ND_UINT8, nd_scalar_int(-1), 1, &sc, "nd_logical_xor"));
+  ck_assert_uint_eq(sc.bytes[0].bytes[0], 1);
+  /* where checks a weak integer against result_type(x, y) as NumPy 2.5 does (2.4 wrapped 300
+   * to 44 in uint8). */
   dt[0] = ND_BOOL;
   dt[1] = ND_UINT8;
   dt[2] = ND_PYINT;
@@ -524,8 +552,11 @@ START_TEST(clip_where_and_power_scalars) {
   in[0] = nd_arg(NULL);
   in[1] = nd_arg(NULL);
   in[2] = nd_arg_scalar(nd_scalar_int(300));
+  ND_ASSERT_FAILS(nd__ufunc_check_scalars("nd_where", &L, in, &sc), ND_ERR_VALUE,
+                  "nd_where: Python integer 300 out of bounds for uint8");
+  in[2] = nd_arg_scalar(nd_scalar_int(255));
   ND_ASSERT_OK(nd__ufunc_check_scalars("nd_where", &L, in, &sc));
-  ck_assert_uint_eq(sc.bytes[2].bytes[0], 44);
+  ck_assert_uint_eq(sc.bytes[2].bytes[0], 255);
   in[0] = nd_arg_scalar(nd_scalar_float(0.5)); /* a scalar condition: nonzero is true */
   dt[0] = ND_PYFLOAT;
   ND_ASSERT_OK(nd__ufunc_check_scalars("nd_where", &L, in, &sc));
