@@ -43,6 +43,9 @@
  * maximum/minimum propagate NaN while fmax/fmin ignore it; complex functions follow C99's
  * branch cuts.
  *
+ * Float power with a scalar exponent of 0.5 is sqrt, as in NumPy 2.1 and later (-0 and NaN
+ * at -0 and -inf, where pow gives +0 and +inf); an array of 0.5 takes pow's values.
+ *
  * Integer power with a negative exponent: a scalar exponent is rejected up front with
  * ND_ERR_VALUE ("Integers to negative integer powers are not allowed."), as NumPy does. An
  * array exponent is not inspected (that would need a blocking device read): elements with a
