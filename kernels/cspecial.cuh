@@ -158,27 +158,26 @@ ND_CS_FN double mulr(double a, double b) {
 #endif
 }
 
+/* Annex G's recovery step for one operand p + iq of a product: if it is infinite, its parts
+ * become +-1 (infinite) and +-0 (finite), and NaN parts of the other operand r + is become
+ * +-0. Returns whether it applied. */
+template <class F> ND_CS_FN bool box(F &p, F &q, F &r, F &s) {
+  if (!inf_(p) && !inf_(q)) return false;
+  p = sgn(inf_(p) ? (F)1 : (F)0, p);
+  q = sgn(inf_(q) ? (F)1 : (F)0, q);
+  if (nan_(r)) r = sgn((F)0, r);
+  if (nan_(s)) s = sgn((F)0, s);
+  return true;
+}
+
 /* (a + ib)(c + id) as C99 Annex G's __muldc3: the plain products, and where both parts come
  * out NaN, infinite operands (or overflowed products) recovered as infinities. */
 template <class F> ND_CS_FN val<F> mul(F a, F b, F c, F d) {
   const F ac = mulr(a, c), bd = mulr(b, d), ad = mulr(a, d), bc = mulr(b, c);
   F x = ac - bd, y = ad + bc;
   if (nan_(x) && nan_(y)) {
-    bool recalc = false;
-    if (inf_(a) || inf_(b)) {
-      a = sgn(inf_(a) ? (F)1 : (F)0, a);
-      b = sgn(inf_(b) ? (F)1 : (F)0, b);
-      if (nan_(c)) c = sgn((F)0, c);
-      if (nan_(d)) d = sgn((F)0, d);
-      recalc = true;
-    }
-    if (inf_(c) || inf_(d)) {
-      c = sgn(inf_(c) ? (F)1 : (F)0, c);
-      d = sgn(inf_(d) ? (F)1 : (F)0, d);
-      if (nan_(a)) a = sgn((F)0, a);
-      if (nan_(b)) b = sgn((F)0, b);
-      recalc = true;
-    }
+    bool recalc = box(a, b, c, d);
+    recalc = box(c, d, a, b) || recalc;
     if (!recalc && (inf_(ac) || inf_(bd) || inf_(ad) || inf_(bc))) {
       if (nan_(a)) a = sgn((F)0, a);
       if (nan_(b)) b = sgn((F)0, b);
