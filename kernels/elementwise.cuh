@@ -47,6 +47,7 @@
 
 #include <type_traits>
 
+#include "kernels/cspecial.cuh"
 #include "kernels/elementwise.h"
 #include "kernels/launch.cuh"
 
@@ -749,15 +750,13 @@ __device__ __forceinline__ double m_hypot(double x, double y) {
   return h;
 }
 
-/* Products and sums that must not be contracted into a fused multiply-add, where NumPy's
- * result (two roundings) is the reference: complex products and quotients. */
-__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
-__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
-
-template <class F> __device__ __forceinline__ bool isnan_(F x) { return x != x; }
-template <class F> __device__ __forceinline__ bool isinf_(F x) {
-  return x == (F)INFINITY || x == -(F)INFINITY;
-}
+/* Products that must not be contracted into a fused multiply-add, where NumPy's result (two
+ * roundings) is the reference: complex products and quotients; and the float classification.
+ * One definition with the complex special values (cspecial.cuh, host and device). */
+using cs::finite_;
+using cs::isinf_;
+using cs::isnan_;
+using cs::mul_rn;
 
 /* NumPy's complex product and quotient (Smith's method, as numpy/_core/src/umath/loops). */
 template <class F>

@@ -11,14 +11,12 @@
  * arguments beyond about 1e300 (float: 1e36) except in sqrt. At infinite and NaN arguments
  * the trigonometric and hyperbolic functions and their inverses give the C library's values
  * (kernels/cspecial.cuh), which NumPy returns. */
-#include "kernels/cspecial.cuh"
 #include "kernels/elementwise.cuh"
 
 namespace ndk {
 namespace {
 
 template <class F> __device__ __forceinline__ bool sgn(F x) { return signbit(x); }
-template <class F> __device__ __forceinline__ bool finite_(F x) { return !isnan_(x) && !isinf_(x); }
 template <class F> __device__ __forceinline__ F fmax_value();
 template <> __device__ __forceinline__ float fmax_value<float>() { return 3.4028234663852886e38f; }
 template <> __device__ __forceinline__ double fmax_value<double>() { return 1.7976931348623157e308; }
@@ -90,11 +88,13 @@ __device__ cplx<F> c_log(cplx<F> z) {
   return mk<F>(re, m_atan2(y, x));
 }
 
+/* sinh, cosh, tanh, asin, acos, acosh, atanh below take finite arguments only: the others
+ * are cspecial.cuh's (ND_K_NONFINITE). */
 template <class F>
 __device__ cplx<F> c_sinh(cplx<F> z) {
   const F x = z.re, y = z.im;
   if (y == 0) return mk<F>(m_sinh(x), y);
-  if (x == 0) return mk<F>(finite_(y) ? mul_rn(x, m_cos(y)) : x, m_sin(y));
+  if (x == 0) return mk<F>(mul_rn(x, m_cos(y)), m_sin(y));
   return mk<F>(mul_rn(m_sinh(x), m_cos(y)), mul_rn(m_cosh(x), m_sin(y)));
 }
 
@@ -102,7 +102,7 @@ template <class F>
 __device__ cplx<F> c_cosh(cplx<F> z) {
   const F x = z.re, y = z.im;
   if (y == 0) return mk<F>(m_cosh(x), m_copysign((F)0, x) * y);
-  if (x == 0) return mk<F>(m_cos(y), finite_(y) ? mul_rn(x, m_sin(y)) : (F)0);
+  if (x == 0) return mk<F>(m_cos(y), mul_rn(x, m_sin(y)));
   return mk<F>(mul_rn(m_cosh(x), m_cos(y)), mul_rn(m_sinh(x), m_sin(y)));
 }
 
@@ -110,11 +110,6 @@ __device__ cplx<F> c_cosh(cplx<F> z) {
 template <class F>
 __device__ cplx<F> c_tanh(cplx<F> z) {
   const F x = z.re, y = z.im;
-  if (!finite_(x)) {
-    if (isnan_(x)) return mk<F>(x, y == 0 ? y : x * y);
-    return mk<F>(m_copysign((F)1, x), m_copysign((F)0, isinf_(y) ? y : m_sin(y) * m_cos(y)));
-  }
-  if (!finite_(y)) return mk<F>(y - y, y - y);
   const F big = sizeof(F) == 4 ? (F)9 : (F)22;
   if (m_fabs(x) >= big) {
     const F e = m_exp(-m_fabs(x));
@@ -159,13 +154,6 @@ __device__ cplx<F> c_acosh(cplx<F> z) {
 template <class F>
 __device__ cplx<F> c_atanh(cplx<F> z) {
   const F x = z.re, y = z.im;
-  if (isnan_(x) || isnan_(y)) {
-    if (isinf_(x) || isinf_(y)) return mk<F>(m_copysign((F)0, x), m_copysign((F)1.5707963267948966, y));
-    if (x == 0 && isnan_(y)) return mk<F>(x, y);
-    return mk<F>(x + y, x + y);
-  }
-  if (isinf_(x) || isinf_(y))
-    return mk<F>(m_copysign((F)0, x), m_copysign((F)1.5707963267948966, y));
   const F omx = 1 - x;
   const F re = (F)0.25 * m_log1p(4 * x / (mul_rn(omx, omx) + mul_rn(y, y)));
   const F im = (F)0.5 * m_atan2(2 * y, mul_rn(omx, 1 + x) - mul_rn(y, y));

@@ -253,8 +253,8 @@ static nd_dtype nd__promote_weak(nd_dtype strong, nd_dtype weak) {
   }
 }
 
-/* The default array dtype of a weak kind, used when every operand is weak. */
-static nd_dtype nd__weak_default(nd_dtype weak) {
+/* The default array dtype of a weak kind, used when every operand is weak (internal.h). */
+nd_dtype nd__weak_default(nd_dtype weak) {
   return weak == ND_PYINT ? ND_INT64 : weak == ND_PYFLOAT ? ND_FLOAT64 : ND_COMPLEX128;
 }
 

@@ -97,6 +97,9 @@ static inline nd_status nd__vendor_check_(nd__vendor_fn fn, int err, const char 
  * other non-empty value true); def when unset or empty. */
 int nd__env_flag(const char *name, int def);
 
+/* The array dtype of a weak kind as np.asarray makes it: int64, float64, complex128. */
+nd_dtype nd__weak_default(nd_dtype weak);
+
 /* cudaGetDevice without the runtime call when the process sees one device (kernels/launch.cu);
  * returns the cudaError_t as an int. */
 int nd_k_device(int *device);

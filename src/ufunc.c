@@ -297,7 +297,8 @@ nd_status nd_ufunc_result_type(nd_ufunc op, int nin, const nd_dtype *dtypes, nd_
   ND_CHECK_NULL(fn, dtypes);
   nd__ufunc_loop L;
   if (op == ND_UFUNC_CLIP && nin == 3 && nd_dtype_is_weak(dtypes[0])) {
-    const nd_dtype d[3] = {nd__clip_strong(dtypes[0]), dtypes[1], dtypes[2]}; /* as nd__clip */
+    /* np.clip makes a weak first argument an array (as nd__clip does) */
+    const nd_dtype d[3] = {nd__weak_default(dtypes[0]), dtypes[1], dtypes[2]};
     ND_TRY(nd__ufunc_resolve(fn, (int)op, nin, d, &L));
   } else {
     ND_TRY(nd__ufunc_resolve(fn, (int)op, nin, dtypes, &L));
@@ -385,6 +386,20 @@ nd_status nd__ufunc_check_scalars(const char *fn, nd__ufunc_loop *L, const nd_op
       return nd__error(ND_ERR_VALUE, "%s: Integers to negative integer powers are not allowed.",
                        fn);
     nd__scalar_to_bytes(v, t, &sc->bytes[j]);
+  }
+  if (L->op == ND_UFUNC_POWER && L->kop == ND_UFUNC_POWER && sc->mask == 2u &&
+      (L->key == ND_FLOAT32 || L->key == ND_FLOAT64)) {
+    /* NumPy (2.1 and later) takes x ** 0.5 with a scalar exponent as sqrt(x), which differs
+     * from pow at -0 and -inf (-0 and NaN instead of +0 and +inf). */
+    float h32;
+    double h64;
+    memcpy(&h32, sc->bytes[1].bytes, sizeof h32);
+    memcpy(&h64, sc->bytes[1].bytes, sizeof h64);
+    if (L->key == ND_FLOAT32 ? h32 == 0.5f : h64 == 0.5) {
+      L->kop = ND_UFUNC_SQRT;
+      L->nin = 1;
+      sc->mask = 0;
+    }
   }
   return ND_OK;
 }

@@ -40,11 +40,6 @@ typedef struct nd__ufunc_loop {
 ND_API nd_status nd__ufunc_resolve(const char *fn, int op, int nin, const nd_dtype *dtypes,
                                    nd__ufunc_loop *loop);
 
-/* The dtype np.clip gives a weak first argument (np.asarray's: int64, float64, complex128). */
-static inline nd_dtype nd__clip_strong(nd_dtype weak) {
-  return weak == ND_PYINT ? ND_INT64 : weak == ND_PYFLOAT ? ND_FLOAT64 : ND_COMPLEX128;
-}
-
 /* Result of checking the scalar operands against a resolved loop. */
 typedef struct nd__ufunc_scalars {
   unsigned mask;          /* kernel inputs that are scalars */
@@ -55,10 +50,11 @@ typedef struct nd__ufunc_scalars {
 /* Converts the scalar operands (in[i].kind == ND_OPERAND_SCALAR) to the loop's input dtypes
  * with NumPy's rules for weak Python integers: out of an integer loop dtype's range is
  * ND_ERR_VALUE ("Python integer 300 out of bounds for uint8"), except that comparisons
- * answer by value (sc->constant), clip saturates the bound and where converts unsafely.
- * An integer power with a negative scalar exponent is ND_ERR_VALUE. True division of integers
- * by a Python int outside their range switches the loop to float64 (NumPy divides integers in
- * float64), which is why the loop is not const. Pure host. */
+ * answer by value (sc->constant), logical_and/or/xor take its truth and clip drops a bound
+ * beyond the near end of the range (saturating it). An integer power with a negative scalar
+ * exponent is ND_ERR_VALUE. The loop may change: true division of integers by a Python int
+ * outside their range runs in float64 (NumPy divides integers in float64), and float power
+ * with a scalar exponent 0.5 becomes sqrt (NumPy 2.1+). Pure host. */
 ND_API nd_status nd__ufunc_check_scalars(const char *fn, nd__ufunc_loop *loop,
                                          const nd_operand *in, nd__ufunc_scalars *sc);
 

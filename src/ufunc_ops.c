@@ -130,7 +130,7 @@ static nd_status nd__clip(const char *fn, nd_operand a, nd_operand lo, nd_operan
     return nd__error(ND_ERR_VALUE, "%s: One of max or min must be given", fn);
   /* np.clip turns a scalar first argument into an array (np.asarray): a weak value takes its
    * default dtype and promotes as a strong one (np.clip(5, int8 lo, int8 hi) is int64). */
-  if (a.kind == ND_OPERAND_SCALAR && nd_dtype_is_weak(a.scalar.dtype)) a.scalar.dtype = nd__clip_strong(a.scalar.dtype);
+  if (a.kind == ND_OPERAND_SCALAR && nd_dtype_is_weak(a.scalar.dtype)) a.scalar.dtype = nd__weak_default(a.scalar.dtype);
   nd_operand in[3] = {a, lo, hi};
   int nin = 3, op = ND_UFUNC_CLIP;
   if (!has_hi || !has_lo) {

@@ -187,20 +187,6 @@ nd_status nd__ufunc_run(const char *fn, const nd__ufunc_loop *L, const nd_operan
   nd__ufunc_scalars sc;
   nd__ufunc_loop loop = *L;
   ND_TRY(nd__ufunc_check_scalars(fn, &loop, in, &sc));
-  if (loop.op == ND_UFUNC_POWER && loop.kop == ND_UFUNC_POWER && sc.mask == 2u &&
-      (loop.key == ND_FLOAT32 || loop.key == ND_FLOAT64)) {
-    /* NumPy (2.1 and later) takes x ** 0.5 with a scalar exponent as sqrt(x), which differs
-     * from pow at -0 and -inf (-0 and NaN instead of +0 and +inf). */
-    float h32;
-    double h64;
-    memcpy(&h32, sc.bytes[1].bytes, sizeof h32);
-    memcpy(&h64, sc.bytes[1].bytes, sizeof h64);
-    if (loop.key == ND_FLOAT32 ? h32 == 0.5f : h64 == 0.5) {
-      loop.kop = ND_UFUNC_SQRT;
-      loop.nin = 1;
-      sc.mask = 0;
-    }
-  }
   L = &loop;
   nd_stream *s;
   ND_TRY(nd__array_stream(fn, out ? out : first, &s));

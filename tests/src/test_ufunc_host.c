@@ -572,6 +572,26 @@ START_TEST(clip_where_and_power_scalars) {
   ND_ASSERT_OK(scalars2(ND_UFUNC_POWER, ND_INT8, nd_scalar_int(3), 0, &sc, "nd_power"));
   ND_ASSERT_OK(scalars2(ND_UFUNC_POWER, ND_FLOAT32, nd_scalar_int(-1), 0, &sc, "nd_power"));
   ND_ASSERT_OK(scalars2(ND_UFUNC_POWER, ND_INT8, nd_scalar_int(-1), 1, &sc, "nd_power")); /* base */
+  /* float ** 0.5 with a scalar exponent is sqrt (NumPy 2.1+); other exponents, a scalar base,
+   * and float16 (NumPy's half loop has no such path) stay with power */
+  const nd_dtype pw[2] = {ND_FLOAT64, ND_PYFLOAT};
+  ND_ASSERT_OK(nd__ufunc_resolve("nd_power", ND_UFUNC_POWER, 2, pw, &L));
+  const nd_operand half[2] = {nd_arg(NULL), nd_arg_scalar(nd_scalar_float(0.5))};
+  ND_ASSERT_OK(nd__ufunc_check_scalars("nd_power", &L, half, &sc));
+  ck_assert_int_eq(L.kop, ND_UFUNC_SQRT);
+  ck_assert_int_eq(L.nin, 1);
+  ck_assert_uint_eq(sc.mask, 0);
+  const nd_dtype pw32[2] = {ND_FLOAT32, ND_PYFLOAT};
+  ND_ASSERT_OK(nd__ufunc_resolve("nd_power", ND_UFUNC_POWER, 2, pw32, &L));
+  ND_ASSERT_OK(nd__ufunc_check_scalars("nd_power", &L, half, &sc));
+  ck_assert_int_eq(L.kop, ND_UFUNC_SQRT);
+  ND_ASSERT_OK(scalars2(ND_UFUNC_POWER, ND_FLOAT32, nd_scalar_float(0.25), 0, &sc, "nd_power"));
+  ck_assert_uint_eq(sc.mask, 2);
+  ND_ASSERT_OK(scalars2(ND_UFUNC_POWER, ND_FLOAT64, nd_scalar_float(0.5), 1, &sc, "nd_power"));
+  ck_assert_uint_eq(sc.mask, 1);
+  ND_ASSERT_OK(nd__ufunc_resolve("nd_power", ND_UFUNC_POWER, 2, (nd_dtype[2]){ND_FLOAT16, ND_PYFLOAT}, &L));
+  ND_ASSERT_OK(nd__ufunc_check_scalars("nd_power", &L, half, &sc));
+  ck_assert_int_eq(L.kop, ND_UFUNC_POWER);
 }
 END_TEST
 
