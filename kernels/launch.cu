@@ -65,38 +65,111 @@ typedef CUresult (*nd_cu_launch_fn)(CUfunction, unsigned, unsigned, unsigned, un
                                     unsigned, unsigned, CUstream, void **, void **);
 
 static nd_cu_launch_fn nd_k_cu_launch;
+static CUresult (*nd_k_cu_ctx_current)(CUcontext *);
+static CUresult (*nd_k_cu_ctx_device)(CUdevice *);
+static CUresult (*nd_k_cu_primary_state)(CUdevice, unsigned *, int *);
+static CUresult (*nd_k_cu_primary_retain)(CUcontext *, CUdevice);
+static CUresult (*nd_k_cu_primary_release)(CUdevice);
+static CUresult (*nd_k_cu_kernel_function)(CUfunction *, CUkernel);
 static std::once_flag nd_k_cu_once;
+/* Device d's primary context, once a launch has met it current (NULL until then). */
+static std::atomic<CUcontext> nd_k_primary[ND_K_FN_DEVICES];
+
+static void *nd_k_entry(const char *name) {
+  void *fn = NULL;
+  enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+  if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess)
+    fn = NULL;
+  (void)cudaGetLastError();
+  return fn;
+}
 
 static void nd_k_find_driver(void) {
   /* ND_DRIVER_LAUNCH=0 (a diagnostic, for comparisons) keeps every launch on the runtime. */
   const char *env = getenv("ND_DRIVER_LAUNCH");
   if (env != NULL && strcmp(env, "0") == 0) return;
-  void *fn = NULL;
-  enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-  if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &q) == cudaSuccess &&
-      q == cudaDriverEntryPointSuccess)
-    nd_k_cu_launch = (nd_cu_launch_fn)fn;
-  (void)cudaGetLastError();
+  nd_k_cu_launch = (nd_cu_launch_fn)nd_k_entry("cuLaunchKernel");
+  /* The per-context function handles need all of these; without one, every driver launch
+   * takes the context-independent handle. */
+  nd_k_cu_ctx_current = (CUresult(*)(CUcontext *))nd_k_entry("cuCtxGetCurrent");
+  nd_k_cu_ctx_device = (CUresult(*)(CUdevice *))nd_k_entry("cuCtxGetDevice");
+  nd_k_cu_primary_state = (CUresult(*)(CUdevice, unsigned *, int *))nd_k_entry("cuDevicePrimaryCtxGetState");
+  nd_k_cu_primary_retain = (CUresult(*)(CUcontext *, CUdevice))nd_k_entry("cuDevicePrimaryCtxRetain");
+  nd_k_cu_primary_release = (CUresult(*)(CUdevice))nd_k_entry("cuDevicePrimaryCtxRelease");
+  nd_k_cu_kernel_function = (CUresult(*)(CUfunction *, CUkernel))nd_k_entry("cuKernelGetFunction");
+  /* ND_KERNEL_FUNCTION=0 (a diagnostic) keeps the context-independent handles. */
+  env = getenv("ND_KERNEL_FUNCTION");
+  if ((env != NULL && strcmp(env, "0") == 0) || !nd_k_cu_ctx_current || !nd_k_cu_ctx_device ||
+      !nd_k_cu_primary_state || !nd_k_cu_primary_retain || !nd_k_cu_primary_release || !nd_k_cu_kernel_function)
+    nd_k_cu_ctx_current = NULL;
 }
 
-void *nd_k_kernel_handle(const void *stub) {
+void nd_k_kernel_init(nd_k_kernel *k, const void *stub) {
   std::call_once(nd_k_cu_once, nd_k_find_driver);
-  cudaKernel_t k = NULL;
-  if (nd_k_cu_launch == NULL || cudaGetKernel(&k, stub) != cudaSuccess) {
+  cudaKernel_t h = NULL;
+  if (nd_k_cu_launch == NULL || cudaGetKernel(&h, stub) != cudaSuccess) {
     (void)cudaGetLastError();
-    return NULL;
+    h = NULL;
   }
-  return (void *)k;
+  k->kernel = (void *)h;
 }
 
-cudaError_t nd_k_launch_argv(const void *stub, void *handle, dim3 g, dim3 b, size_t smem,
+/* The device whose primary context c is, learnt the first time c is current at a launch; -1
+ * for another context (one the application made itself) or a device beyond the table. The
+ * primary context is only looked at while active (the runtime holds it), so the retain and
+ * release around the look neither create nor destroy it. */
+static int nd_k_primary_device(CUcontext c) {
+  for (int d = 0; d < ND_K_FN_DEVICES; d++)
+    if (nd_k_primary[d].load(std::memory_order_acquire) == c) return d;
+  CUdevice dev = -1;
+  unsigned flags = 0;
+  int active = 0;
+  CUcontext p = NULL;
+  if (nd_k_cu_ctx_device(&dev) != CUDA_SUCCESS || dev < 0 || dev >= ND_K_FN_DEVICES ||
+      nd_k_cu_primary_state(dev, &flags, &active) != CUDA_SUCCESS || !active ||
+      nd_k_cu_primary_retain(&p, dev) != CUDA_SUCCESS)
+    return -1;
+  (void)nd_k_cu_primary_release(dev);
+  if (p != c) return -1;
+  nd_k_primary[dev].store(p, std::memory_order_release);
+  return (int)dev;
+}
+
+/* Kernel k's function handle in the calling thread's context when that is a primary context
+ * (fetched once per kernel and device; every thread that fetches it stores the same handle),
+ * else NULL. */
+static CUfunction nd_k_function(nd_k_kernel *k) {
+  CUcontext c = NULL;
+  if (nd_k_cu_ctx_current == NULL || nd_k_cu_ctx_current(&c) != CUDA_SUCCESS || c == NULL) return NULL;
+  const int d = nd_k_primary_device(c);
+  if (d < 0) return NULL;
+  void *f = k->fn[d].load(std::memory_order_acquire);
+  if (f == NULL) {
+    CUfunction x = NULL;
+    if (nd_k_cu_kernel_function(&x, (CUkernel)k->kernel) != CUDA_SUCCESS || x == NULL) return NULL;
+    k->fn[d].store((void *)x, std::memory_order_release);
+    f = (void *)x;
+  }
+  return (CUfunction)f;
+}
+
+cudaError_t nd_k_launch_argv(const void *stub, nd_k_kernel *k, dim3 g, dim3 b, size_t smem,
                              cudaStream_t st, void **argv) {
-  if (handle != NULL) {
+  if (k != NULL && k->kernel != NULL) {
+    /* The primary context's function first; should it fail (a stream of another context,
+     * say), the launch is made again with the context-independent handle, and a failure of
+     * that is the launch's error. */
+    CUfunction f = nd_k_function(k);
+    if (f != NULL) {
+      CUresult r = nd_k_cu_launch(f, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)smem, (CUstream)st, argv, NULL);
+      if (r == CUDA_SUCCESS) return cudaSuccess;
+    }
     /* A CUkernel passed as the CUfunction launches in the stream's context (the current one
      * for the legacy and per-thread streams). The driver's launch errors carry the runtime's
      * numbers. A thread that has made no runtime call yet has no current context: the
      * runtime launch below binds it. */
-    CUresult r = nd_k_cu_launch((CUfunction)handle, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)smem,
+    CUresult r = nd_k_cu_launch((CUfunction)k->kernel, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)smem,
                                 (CUstream)st, argv, NULL);
     if (r != CUDA_ERROR_INVALID_CONTEXT) return (cudaError_t)r;
   }
