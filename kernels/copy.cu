@@ -362,15 +362,13 @@ extern "C" nd_status nd_k_tri_mask(const nd_kloop *L, const nd_koperand *d, int 
 extern "C" nd_status nd_k_sequence(char *dst, int dtype, int64_t n, double start, double step,
                                    int floor_int, int set_last, double last, void *stream) {
   if (n == 0) return ND_OK;
-  k_sequence<<<nd_k_blocks(n, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(
-      dst, dtype, nd_itemsize_of[dtype], n, start, step, floor_int, set_last, last);
-  return ND_K_LAUNCHED();
+  return ND_CUDA(nd_k_go<k_sequence>(dim3(nd_k_blocks(n, ND_K_THREADS)), dim3(ND_K_THREADS), 0, (cudaStream_t)stream,
+                                     dst, dtype, nd_itemsize_of[dtype], n, start, step, floor_int, set_last, last));
 }
 
 extern "C" nd_status nd_k_sequence_int(char *dst, int dtype, int64_t n, int64_t start, int64_t step,
                                        void *stream) {
   if (n == 0) return ND_OK;
-  k_sequence_int<<<nd_k_blocks(n, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(
-      dst, dtype, nd_itemsize_of[dtype], n, start, step);
-  return ND_K_LAUNCHED();
+  return ND_CUDA(nd_k_go<k_sequence_int>(dim3(nd_k_blocks(n, ND_K_THREADS)), dim3(ND_K_THREADS), 0,
+                                         (cudaStream_t)stream, dst, dtype, nd_itemsize_of[dtype], n, start, step));
 }

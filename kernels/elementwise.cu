@@ -135,7 +135,6 @@ extern "C" nd_status nd_k_ufunc(const nd_kufunc *c, void *stream) {
 
 extern "C" nd_status nd_k_all_true(const char *data, int64_t n, int *flag, void *stream) {
   if (n == 0) return ND_OK;
-  ndk::k_all_true<<<nd_k_blocks(n, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(
-      (const unsigned char *)data, n, flag);
-  return ND_K_LAUNCHED();
+  return ND_CUDA(nd_k_go<ndk::k_all_true>(dim3(nd_k_blocks(n, ND_K_THREADS)), dim3(ND_K_THREADS), 0,
+                                          (cudaStream_t)stream, (const unsigned char *)data, n, flag));
 }

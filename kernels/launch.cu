@@ -71,6 +71,7 @@ static CUresult (*nd_k_cu_primary_state)(CUdevice, unsigned *, int *);
 static CUresult (*nd_k_cu_primary_retain)(CUcontext *, CUdevice);
 static CUresult (*nd_k_cu_primary_release)(CUdevice);
 static CUresult (*nd_k_cu_kernel_function)(CUfunction *, CUkernel);
+static CUresult (*nd_k_cu_stream_capturing)(CUstream, CUstreamCaptureStatus *);
 static std::once_flag nd_k_cu_once;
 /* Device d's primary context, once a launch has met it current (NULL until then). */
 static std::atomic<CUcontext> nd_k_primary[ND_K_FN_DEVICES];
@@ -86,6 +87,7 @@ static void *nd_k_entry(const char *name) {
 }
 
 static void nd_k_find_driver(void) {
+  nd_k_cu_stream_capturing = (CUresult(*)(CUstream, CUstreamCaptureStatus *))nd_k_entry("cuStreamIsCapturing");
   /* ND_DRIVER_LAUNCH=0 (a diagnostic, for comparisons) keeps every launch on the runtime. */
   const char *env = getenv("ND_DRIVER_LAUNCH");
   if (env != NULL && strcmp(env, "0") == 0) return;
@@ -175,4 +177,18 @@ cudaError_t nd_k_launch_argv(const void *stub, nd_k_kernel *k, dim3 g, dim3 b, s
   }
   (void)cudaLaunchKernel(stub, g, b, argv, smem, st);
   return cudaGetLastError();
+}
+
+extern "C" int nd_k_stream_capturing(void *stream) {
+  std::call_once(nd_k_cu_once, nd_k_find_driver);
+  if (nd_k_cu_stream_capturing != NULL) {
+    CUstreamCaptureStatus c = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (nd_k_cu_stream_capturing((CUstream)stream, &c) == CUDA_SUCCESS) return c != CU_STREAM_CAPTURE_STATUS_NONE;
+  }
+  enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing((cudaStream_t)stream, &cap) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  return cap != cudaStreamCaptureStatusNone;
 }

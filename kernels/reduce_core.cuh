@@ -387,12 +387,10 @@ nd_status launch(const nd_kreduce *P, const Op &op, const Ld &ld, void *ws, size
         grid = (grid + rounds - 1) / rounds;
       }
     }
-    k_rows<Op, Ld><<<(unsigned)grid, 256, 0, st>>>(*P, op, ld, part, ctr);
-  } else {
-    dim3 grid(nd_k_grid_x((P->M + 255) / 256), (unsigned)P->splits);
-    k_cols<Op, Ld><<<grid, 256, 0, st>>>(*P, op, ld, part, ctr);
+    return ND_CUDA((nd_k_go<k_rows<Op, Ld>>(dim3((unsigned)grid), dim3(256), 0, st, *P, op, ld, part, ctr)));
   }
-  return ND_K_LAUNCHED();
+  const dim3 grid(nd_k_grid_x((P->M + 255) / 256), (unsigned)P->splits);
+  return ND_CUDA((nd_k_go<k_cols<Op, Ld>>(grid, dim3(256), 0, st, *P, op, ld, part, ctr)));
 }
 
 }  // namespace ndr

@@ -178,12 +178,7 @@ static int nd__capturing(nd_stream *s) {
   /* The legacy null stream cannot be captured (CUDA refuses to begin a capture on it), which
    * spares the most common case the query (some 60 ns, paid twice per temporary). */
   if (s->kind == ND__STREAM_LEGACY) return 0;
-  enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing((cudaStream_t)s->cu, &cap) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 1; /* unknown: be safe */
-  }
-  return cap != cudaStreamCaptureStatusNone;
+  return nd_k_stream_capturing(s->cu) != 0; /* unknown (-1): be safe */
 }
 
 /* Takes a block of class cls last used on s, or returns NULL. */

@@ -104,6 +104,11 @@ nd_dtype nd__weak_default(nd_dtype weak);
  * returns the cudaError_t as an int. */
 int nd_k_device(int *device);
 
+/* Whether stream (a cudaStream_t) is being captured: 1, 0, or -1 when that cannot be told.
+ * The driver's query through its entry point (some 25 ns against 65 for the runtime's on an
+ * H100 host), else the runtime's (kernels/launch.cu). */
+int nd_k_stream_capturing(void *stream);
+
 #ifdef __cplusplus
 }
 #endif
