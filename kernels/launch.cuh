@@ -77,7 +77,7 @@ __device__ __forceinline__ int64_t nd_k_offset1(int64_t i, const nd_kloop &L, co
  *
  * `nd_k_go<kernel>(grid, block, smem, stream, args...)` launches like kernel<<<grid, block, smem,
  * stream>>>(args...) and returns the launch's error. It is for the paths where the launch is
- * most of an operation's host cost (elementwise, fill, copy): the runtime's <<<>>> looks the
+ * most of an operation's host cost (elementwise, fill, copy, reductions, sequences): the runtime's <<<>>> looks the
  * kernel up from its host stub on every launch, while here each kernel's context-independent
  * handle (cudaGetKernel) is taken once, and the driver's cuLaunchKernel (found once through
  * cudaGetDriverEntryPointByVersion, so the library links no libcuda) is called with it. When
