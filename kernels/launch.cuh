@@ -77,10 +77,11 @@ __device__ __forceinline__ int64_t nd_k_offset1(int64_t i, const nd_kloop &L, co
  *
  * `nd_k_go<kernel>(grid, block, smem, stream, args...)` launches like kernel<<<grid, block, smem,
  * stream>>>(args...) and returns the launch's error. It is for the paths where the launch is
- * most of an operation's host cost (elementwise, fill, copy, reductions, sequences): the runtime's <<<>>> looks the
- * kernel up from its host stub on every launch, while here each kernel's context-independent
- * handle (cudaGetKernel) is taken once, and the driver's cuLaunchKernel (found once through
- * cudaGetDriverEntryPointByVersion, so the library links no libcuda) is called with it. When
+ * most of an operation's host cost (elementwise, fill, copy, reductions, sequences): the
+ * runtime's <<<>>> looks the kernel up from its host stub on every launch, while here each
+ * kernel's context-independent handle (cudaGetKernel) is taken once, and the driver's
+ * cuLaunchKernel (found once through cudaGetDriverEntryPointByVersion, so the library links no
+ * libcuda) is called with it. When
  * the calling thread's context is its device's primary context (the runtime's, the usual case)
  * the launch uses that context's function handle instead, fetched once per kernel and device:
  * the driver resolves a context-independent handle on every launch, which in a library of this
