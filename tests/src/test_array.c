@@ -10,6 +10,7 @@
 #include "tests/nd_test.h"
 
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -1849,6 +1850,77 @@ START_TEST(copy_transposed_kernel_paths) {
 }
 END_TEST
 
+/* ---- launches from threads that have made no CUDA call yet ------------------------------
+ *
+ * The driver launch (kernels/launch.cu) takes the primary context's function handle when that
+ * context is current, the context-independent handle otherwise, and the runtime's launch when
+ * the thread has no context at all. A fresh thread's first library call can be a launch into
+ * arrays it did not allocate: each thread below starts with a different kind of kernel (fill,
+ * elementwise, reduction, arange), then runs the others, and the main thread checks every
+ * result (Check's assertions stay on the main thread). */
+
+#define FT_N 1000
+
+typedef struct fresh_job {
+  int first; /* which operation comes first */
+  nd_array *x, *y, *sum_out, *fill_out;
+  nd_array *sum, *seq; /* made by the thread */
+  nd_status st[4];
+  char msg[256]; /* the thread's first error message */
+} fresh_job;
+
+static void *fresh_thread(void *p) {
+  fresh_job *j = p;
+  for (int k = 0; k < 4; k++) {
+    const int op = (j->first + k) % 4;
+    switch (op) {
+      case 0: j->st[op] = nd_array_fill(j->fill_out, nd_scalar_float(7.0)); break;
+      case 1: j->st[op] = nd_add(j->x, j->y, j->sum_out, NULL); break;
+      case 2: j->st[op] = nd_sum(j->x, 0, NULL, 0, ND_DTYPE_DEFAULT, NULL, &j->sum); break;
+      default: j->st[op] = nd_arange(0, FT_N, 1, ND_FLOAT32, &j->seq); break;
+    }
+    if (j->st[op] != ND_OK && j->msg[0] == '\0') snprintf(j->msg, sizeof j->msg, "%s", nd_last_error());
+  }
+  /* The results are read on the main thread, on its own current (legacy) stream: this thread's
+   * work went to the same legacy stream, so the reads are ordered after it. */
+  return NULL;
+}
+
+START_TEST(launch_from_fresh_threads) {
+  int64_t n = FT_N;
+  nd_array *x, *y;
+  OK(nd_arange(0, FT_N, 1, ND_FLOAT32, &x));
+  OK(nd_full(1, &n, nd_scalar_float(0.5), ND_FLOAT32, &y));
+  for (int first = 0; first < 4; first++) {
+    fresh_job j = {first, x, y, NULL, NULL, NULL, NULL, {ND_OK, ND_OK, ND_OK, ND_OK}, ""};
+    OK(nd_empty(1, &n, ND_FLOAT32, &j.sum_out));
+    OK(nd_empty(1, &n, ND_FLOAT32, &j.fill_out));
+    ck_assert_int_eq(cudaDeviceSynchronize(), 0);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, fresh_thread, &j), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    for (int k = 0; k < 4; k++)
+      ck_assert_msg(j.st[k] == ND_OK, "thread starting with op %d: op %d failed: %s", first, k, j.msg);
+    float h[FT_N];
+    OK(nd_array_to_host(j.sum_out, h, sizeof h));
+    for (int i = 0; i < FT_N; i++) ck_assert_msg(h[i] == (float)i + 0.5f, "add [%d] = %g (first op %d)", i, h[i], first);
+    OK(nd_array_to_host(j.fill_out, h, sizeof h));
+    for (int i = 0; i < FT_N; i++) ck_assert_msg(h[i] == 7.0f, "fill [%d] = %g (first op %d)", i, h[i], first);
+    OK(nd_array_to_host(j.seq, h, sizeof h));
+    for (int i = 0; i < FT_N; i++) ck_assert_msg(h[i] == (float)i, "arange [%d] = %g (first op %d)", i, h[i], first);
+    float total = 0;
+    OK(nd_array_to_host(j.sum, &total, sizeof total));
+    ck_assert_msg(total == (float)(FT_N * (FT_N - 1) / 2), "sum = %g (first op %d)", total, first);
+    nd_array_release(j.sum_out);
+    nd_array_release(j.fill_out);
+    nd_array_release(j.sum);
+    nd_array_release(j.seq);
+  }
+  nd_array_release(x);
+  nd_array_release(y);
+}
+END_TEST
+
 static Suite *array_suite(void) {
   Suite *s = suite_create("array");
   TCase *tc = tcase_create("creation");
@@ -1882,6 +1954,9 @@ static Suite *array_suite(void) {
   tcase_add_test(tc, concatenate_and_stack);
   tcase_add_test(tc, tile_and_repeat);
   tcase_add_test(tc, copy_transposed_kernel_paths);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("threads");
+  tcase_add_test(tc, launch_from_fresh_threads);
   suite_add_tcase(s, tc);
   return s;
 }
