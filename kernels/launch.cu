@@ -122,18 +122,26 @@ void nd_k_kernel_init(nd_k_kernel *k, const void *stub) {
  * primary context is only looked at while active (the runtime holds it), so the retain and
  * release around the look neither create nor destroy it. */
 static int nd_k_primary_device(CUcontext c) {
+  /* the last other context this thread met, so that its launches skip the look */
+  static thread_local CUcontext other = NULL;
   for (int d = 0; d < ND_K_FN_DEVICES; d++)
     if (nd_k_primary[d].load(std::memory_order_acquire) == c) return d;
+  if (c == other) return -1;
   CUdevice dev = -1;
   unsigned flags = 0;
   int active = 0;
   CUcontext p = NULL;
   if (nd_k_cu_ctx_device(&dev) != CUDA_SUCCESS || dev < 0 || dev >= ND_K_FN_DEVICES ||
       nd_k_cu_primary_state(dev, &flags, &active) != CUDA_SUCCESS || !active ||
-      nd_k_cu_primary_retain(&p, dev) != CUDA_SUCCESS)
+      nd_k_cu_primary_retain(&p, dev) != CUDA_SUCCESS) {
+    other = c;
     return -1;
+  }
   (void)nd_k_cu_primary_release(dev);
-  if (p != c) return -1;
+  if (p != c) {
+    other = c;
+    return -1;
+  }
   nd_k_primary[dev].store(p, std::memory_order_release);
   return (int)dev;
 }

@@ -81,15 +81,14 @@ __device__ __forceinline__ int64_t nd_k_offset1(int64_t i, const nd_kloop &L, co
  * runtime's <<<>>> looks the kernel up from its host stub on every launch, while here each
  * kernel's context-independent handle (cudaGetKernel) is taken once, and the driver's
  * cuLaunchKernel (found once through cudaGetDriverEntryPointByVersion, so the library links no
- * libcuda) is called with it. When
- * the calling thread's context is its device's primary context (the runtime's, the usual case)
- * the launch uses that context's function handle instead, fetched once per kernel and device:
- * the driver resolves a context-independent handle on every launch, which in a library of this
- * many kernels costs about 0.25 us of the 3 to 4 us a launch takes (H100 host, 2026-11-22).
- * Where none of this is possible (no handle, no entry point, no current context on this
- * thread) the same launch goes through cudaLaunchKernel. Unlike <<<>>> + cudaGetLastError, a
- * failed driver launch leaves the runtime's last-error state alone, and the error comes back
- * here. */
+ * libcuda) is called with it. When the calling thread's context is its device's primary
+ * context (the runtime's, the usual case) the launch uses that context's function handle
+ * instead, fetched once per kernel and device: the driver resolves a context-independent handle
+ * on every launch, which in a library of this many kernels costs about 0.25 us of the 3 to 4 us
+ * a launch takes (H100 host, 2026-11-22). Where none of this is possible (no handle, no entry
+ * point, no current context on this thread) the same launch goes through cudaLaunchKernel.
+ * Unlike <<<>>> + cudaGetLastError, a failed driver launch leaves the runtime's last-error state
+ * alone, and the error comes back here. */
 #define ND_K_FN_DEVICES 8 /* devices whose primary contexts get per-kernel function handles */
 
 struct nd_k_kernel {
