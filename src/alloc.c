@@ -287,9 +287,7 @@ nd_status nd__buffer_alloc(const char *fn, int device, nd_stream *s, int64_t nby
        * blocks of the wrong sizes: let pending frees finish (unless the stream is being
        * captured, where that is not allowed), hand the cache back, and try once more. */
       (void)cudaGetLastError();
-      enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
-      (void)cudaStreamIsCapturing((cudaStream_t)s->cu, &cap);
-      if (cap == cudaStreamCaptureStatusNone) {
+      if (nd_k_stream_capturing(s->cu) <= 0) { /* not captured, or not known to be */
         (void)cudaDeviceSynchronize();
         nd__cache_flush(p, NULL);
       }
