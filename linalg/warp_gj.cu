@@ -6,11 +6,12 @@
  * spends five to six instructions per useful multiply-add in float64: every rank-4 update reads
  * 12 operands per step from shared memory and issues 128 fused multiply-adds per lane, and its
  * profile (H100, 10000 matrices) shows the issue slots and the shared-memory pipe as the limits,
- * not the FLOPs or DRAM. Here the same rank-4 update is 16 DMMA instructions and 8 shared loads
- * per lane: 3300 instructions per matrix instead of 6200. (Measured against k_gjw on the H100,
- * 10000 matrices of 32: float64 106-108 us against 124. float32 stays with k_gjw (72 us): converted
- * to float64 here it took 108-113 us, and with float32 arithmetic and the updates as 3xTF32
- * m16n8k4 products on the same layout 73.7 us.)
+ * not the FLOPs or DRAM. Here the same rank-4 update is 8 DMMA instructions (16 before sm_90)
+ * and 8 shared loads per lane: about 3460 instructions per matrix instead of 6200. (Measured
+ * against k_gjw on the H100, 10000 matrices of 32: float64 106-108 us against 124 with m8n8k4,
+ * 98-100 now. float32 stays with k_gjw (72 us then, 64-67 now): converted to float64 here it took
+ * 108-113 us, and with float32 arithmetic and the updates as 3xTF32 m16n8k4 products on the same
+ * layout 73.7 us.)
  *
  * Layout. The matrix is a 4 x 4 grid of 8 x 8 blocks held as DMMA accumulators: lane l = 4 g + c
  * holds, in block (I, J), the elements (8 I + g, 8 J + 2 c + h), h = 0, 1 (acc[I][J][h]): rows
