@@ -718,12 +718,21 @@ ND_K_M1(m_ceil, ceilf, ceil)
 ND_K_M1(m_trunc, truncf, trunc)
 ND_K_M1(m_rint, rintf, rint)
 ND_K_M2(m_atan2, atan2f, atan2)
+ND_K_M2(m_hypot_lib, hypotf, hypot) /* m_hypot below */
 ND_K_M2(m_fmod, fmodf, fmod)
 ND_K_M2(m_pow, powf, pow)
 ND_K_M2(m_copysign, copysignf, copysign)
 ND_K_M2(m_nextafter, nextafterf, nextafter)
 #undef ND_K_M1
 #undef ND_K_M2
+
+/* Products that must not be contracted into a fused multiply-add, where NumPy's result (two
+ * roundings) is the reference: complex products and quotients; and the float classification.
+ * One definition with the complex special values (cspecial.cuh, host and device). */
+using cs::finite_;
+using cs::isinf_;
+using cs::isnan_;
+using cs::mul_rn;
 
 /* hypot. The device's overflows for operands near the top of the range though the result
  * does not (hypot(DBL_MAX, 1) is DBL_MAX): such results are taken again as
@@ -739,24 +748,11 @@ __device__ __forceinline__ F hypot_big(F x, F y) {
   const F r = b / a;
   return a * m_sqrt(1 + r * r);
 }
-__device__ __forceinline__ float m_hypot(float x, float y) {
-  const float h = hypotf(x, y);
-  if (h == INFINITY && fabsf(x) != INFINITY && fabsf(y) != INFINITY && x == x && y == y) return hypot_big(x, y);
-  return h;
+template <class F>
+__device__ __forceinline__ F m_hypot(F x, F y) {
+  const F h = m_hypot_lib(x, y);
+  return isinf_(h) && finite_(x) && finite_(y) ? hypot_big(x, y) : h;
 }
-__device__ __forceinline__ double m_hypot(double x, double y) {
-  const double h = hypot(x, y);
-  if (h == INFINITY && fabs(x) != INFINITY && fabs(y) != INFINITY && x == x && y == y) return hypot_big(x, y);
-  return h;
-}
-
-/* Products that must not be contracted into a fused multiply-add, where NumPy's result (two
- * roundings) is the reference: complex products and quotients; and the float classification.
- * One definition with the complex special values (cspecial.cuh, host and device). */
-using cs::finite_;
-using cs::isinf_;
-using cs::isnan_;
-using cs::mul_rn;
 
 /* NumPy's complex product and quotient (Smith's method, as numpy/_core/src/umath/loops). */
 template <class F>
