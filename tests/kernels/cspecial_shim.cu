@@ -23,17 +23,18 @@ void eval(int fn, F x, F y, F *re, F *im) {
   *re = v.re;
   *im = v.im;
 }
+
+template <class F>
+void mul(F a, F b, F c, F d, F *re, F *im) {
+  const ndk::cs::val<F> v = ndk::cs::mul(a, b, c, d);
+  *re = v.re;
+  *im = v.im;
+}
 }  // namespace
 
 extern "C" void nd_cs_eval(int fn, double x, double y, double *re, double *im) { eval<double>(fn, x, y, re, im); }
 extern "C" void nd_cs_evalf(int fn, float x, float y, float *re, float *im) { eval<float>(fn, x, y, re, im); }
 extern "C" void nd_cs_mul(double a, double b, double c, double d, double *re, double *im) {
-  const ndk::cs::val<double> v = ndk::cs::mul(a, b, c, d);
-  *re = v.re;
-  *im = v.im;
+  mul<double>(a, b, c, d, re, im);
 }
-extern "C" void nd_cs_mulf(float a, float b, float c, float d, float *re, float *im) {
-  const ndk::cs::val<float> v = ndk::cs::mul(a, b, c, d);
-  *re = v.re;
-  *im = v.im;
-}
+extern "C" void nd_cs_mulf(float a, float b, float c, float d, float *re, float *im) { mul<float>(a, b, c, d, re, im); }

@@ -65,46 +65,45 @@ static int same(double got, double want, double ulp) {
 static const double vals[] = {0.0, -0.0, 1.0, -1.5, 3.0, INFINITY, -INFINITY, NAN};
 enum { NV = sizeof vals / sizeof vals[0] };
 
-START_TEST(test_functions_double) {
+/* fn at (x, y) in float (is_float) or double: ndcuda's parts in got, the C library's in want. */
+static void eval_both(int is_float, int fn, double x, double y, double got[2], double want[2]) {
+  if (is_float) {
+    float re, im;
+    nd_cs_evalf(fn, (float)x, (float)y, &re, &im);
+    const float complex w = reff(fn, CMPLXF((float)x, (float)y));
+    got[0] = re, got[1] = im, want[0] = crealf(w), want[1] = cimagf(w);
+  } else {
+    double re, im;
+    nd_cs_eval(fn, x, y, &re, &im);
+    const double complex w = ref(fn, CMPLX(x, y));
+    got[0] = re, got[1] = im, want[0] = creal(w), want[1] = cimag(w);
+  }
+}
+
+static void check_functions(int is_float) {
+  const double ulp = is_float ? 0x1p-23 : 0x1p-52;
   int bad = 0, n = 0;
   for (int fn = 0; fn < 12; fn++)
     for (int i = 0; i < NV; i++)
       for (int j = 0; j < NV; j++) {
-        const double x = vals[i], y = vals[j];
+        const double x = vals[i], y = vals[j]; /* each exact in float too */
         if (isfinite(x) && isfinite(y)) continue;
-        double re, im;
-        nd_cs_eval(fn, x, y, &re, &im);
-        const double complex w = ref(fn, CMPLX(x, y));
+        double got[2], want[2];
+        eval_both(is_float, fn, x, y, got, want);
         n++;
-        if (!same(re, creal(w), 0x1p-52) || !same(im, cimag(w), 0x1p-52)) {
+        if (!same(got[0], want[0], ulp) || !same(got[1], want[1], ulp)) {
           if (bad++ < 20)
-            fprintf(stderr, "%s(%g%+gi): ndcuda %g%+gi, C library %g%+gi\n", names[fn], x, y, re, im, creal(w),
-                    cimag(w));
+            fprintf(stderr, "%s%s(%g%+gi): ndcuda %g%+gi, C library %g%+gi\n", names[fn], is_float ? "f" : "", x,
+                    y, got[0], got[1], want[0], want[1]);
         }
       }
-  ck_assert_msg(bad == 0, "%d of %d double results differ from the C library", bad, n);
+  ck_assert_msg(bad == 0, "%d of %d %s results differ from the C library", bad, n, is_float ? "float" : "double");
 }
+
+START_TEST(test_functions_double) { check_functions(0); }
 END_TEST
 
-START_TEST(test_functions_float) {
-  int bad = 0, n = 0;
-  for (int fn = 0; fn < 12; fn++)
-    for (int i = 0; i < NV; i++)
-      for (int j = 0; j < NV; j++) {
-        const float x = (float)vals[i], y = (float)vals[j];
-        if (isfinite(x) && isfinite(y)) continue;
-        float re, im;
-        nd_cs_evalf(fn, x, y, &re, &im);
-        const float complex w = reff(fn, CMPLXF(x, y));
-        n++;
-        if (!same(re, crealf(w), 0x1p-23) || !same(im, cimagf(w), 0x1p-23)) {
-          if (bad++ < 20)
-            fprintf(stderr, "%sf(%g%+gi): ndcuda %g%+gi, C library %g%+gi\n", names[fn], x, y, re, im,
-                    crealf(w), cimagf(w));
-        }
-      }
-  ck_assert_msg(bad == 0, "%d of %d float results differ from the C library", bad, n);
-}
+START_TEST(test_functions_float) { check_functions(1); }
 END_TEST
 
 /* Every pair of operands from the same set (finite ones too), against C's complex product. */
