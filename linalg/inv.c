@@ -4,8 +4,8 @@
  * - n <= 32: a fused Gauss-Jordan kernel, one launch for the whole batch (inv, solve, det): the
  *   thread-per-matrix inverse for tiny orders (tiny_gj.cu), the one-warp blocked inverse for
  *   float64 16 < n <= 32 with its updates on the float64 tensor cores (warp_gj.cu; sm_80 and
- *   later) and for float32 24 < n <= 32 (medium_gj.cu, also float64 on older devices), else
- *   rows per thread (small_gj.cu);
+ *   later; medium_gj.cu on older devices), the one-warp unblocked inverse on register rows for
+ *   float32 24 < n <= 32 (row_gj.cu), else rows per thread (small_gj.cu);
  * - 32 < n <= 128 (complex128: 64): the block-per-matrix Gauss-Jordan kernel (inv, det); solve
  *   multiplies that inverse with b through cuBLAS;
  * - larger: batches of matrices up to 256 x 256 through cuBLAS getrfBatched + getriBatched
@@ -188,6 +188,7 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
     if (st == ND_OK) {
       if (mode == ND_LK_INV && nd_lk_inv_tiny_ok(dt, n)) st = nd_lk_inv_tiny(&p, s->cu);
       else if (mode == ND_LK_INV && nd_lk_inv_tc_ok(dt, n)) st = nd_lk_inv_tc(&p, s->cu);
+      else if (mode == ND_LK_INV && nd_lk_inv_rows_ok(dt, n)) st = nd_lk_inv_rows(&p, s->cu);
       else if (mode == ND_LK_INV && nd_lk_inv_warp_ok(dt, n)) st = nd_lk_gj_medium(&p, s->cu);
       else st = n <= 32 ? nd_lk_gj_small(&p, s->cu) : nd_lk_gj_medium(&p, s->cu);
     }

@@ -1,6 +1,6 @@
 /* Batched Gauss-Jordan for medium matrices (32 < n <= 128: inverse, det, slogdet), and the
- * inverse of float32 24 < n <= 32 and float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp
- * per matrix at TN = 32 (k_gjw).
+ * inverse of float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp per matrix at TN = 32 (k_gjw)
+ * on devices without float64 tensor cores (or with ND_INV_TC=0; warp_gj.cu otherwise).
  *
  * Algorithm. The in-place Gauss-Jordan of small_gj.cu (implicit row pivoting: rows never
  * move; the pivot of step k is the unused row with the largest |a[r][k]|, ties to the lowest
@@ -281,7 +281,7 @@ __device__ __forceinline__ void nd_gjb_post(const T (&w)[RT][CT], int (&st)[RT],
 }
 
 /* The rank-B update of the tile from W (s_wt, B x TN) and the pivot rows (s_prow). */
-template <typename T, int TN, int RT, int CT, int B, int UNR = 1>
+template <typename T, int TN, int RT, int CT, int B>
 __device__ __forceinline__ void nd_gjb_update(T (&w)[RT][CT], const int (&st)[RT], const T *s_wt,
                                               const T *s_prow, int ry, int cx) {
   constexpr int V = 16 / (int)sizeof(T);
@@ -291,11 +291,9 @@ __device__ __forceinline__ void nd_gjb_update(T (&w)[RT][CT], const int (&st)[RT
 #pragma unroll
       for (int j = 0; j < CT; j++) w[i][j] = nd_zero<T>();
     }
-  /* not unrolled (UNR 1) or by two: each step has RT x CT independent multiply-adds, and a full
-   * unroll lets the compiler hoist every step's loads, which spills the tile; the one-warp
-   * kernel's 4 x 8 float tile takes two steps at a time (H100: 10000 float32 32 x 32 inverses
-   * 67.9 us against 69.5) */
-#pragma unroll UNR
+  /* not unrolled: each step has RT x CT independent multiply-adds, and a full unroll lets the
+   * compiler hoist every step's loads, which spills the tile */
+#pragma unroll 1
   for (int t = 0; t < B; t++) {
     T a[RT], c[CT];
     nd_ld(a, s_wt + t * TN + RT * ry);
@@ -400,7 +398,7 @@ struct nd_bar_warp {
   static __device__ __forceinline__ void sync() { __syncwarp(); }
 };
 
-template <typename T, int TN, int RT, int CT, int B, bool STASH, class Bar, int UNR = 1>
+template <typename T, int TN, int RT, int CT, int B, bool STASH, class Bar>
 __device__ __forceinline__ void nd_gjb_pass(T (&w)[RT][CT], nd_gjb_piv<T> &ps, int n, bool detmode,
                                             bool panel_warp, int lane, int ry, int cx, T *s_stage,
                                             T *s_pan, T *s_wt, T *s_prow, int *s_perm, int *s_step) {
@@ -441,7 +439,7 @@ __device__ __forceinline__ void nd_gjb_pass(T (&w)[RT][CT], nd_gjb_piv<T> &ps, i
         int st[RT];
         nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step, s_prow, k0, ry, cx);
         Bar::sync();
-        nd_gjb_update<T, TN, RT, CT, B, UNR>(w, st, s_wt, s_prow, ry, cx);
+        nd_gjb_update<T, TN, RT, CT, B>(w, st, s_wt, s_prow, ry, cx);
         if (cx == kc) nd_gjb_take_w<T, TN, RT, CT, B>(w, s_wt, ry, s * B);
         if (Bar::kWarp) Bar::sync();
       }
@@ -616,7 +614,6 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
   const int ry = lane / NC, cx = lane % NC;
   const int n = p.n;
   constexpr bool detmode = false; /* inverse only (nd_lk_inv_warp_ok) */
-  constexpr int UNR = sizeof(T) == 4 ? 2 : 1;
 
   for (int64_t b = (int64_t)blockIdx.x * WPB + warp; b < p.batch; b += (int64_t)gridDim.x * WPB) {
     s_step[lane] = -1;
@@ -624,7 +621,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
     nd_gjb_load<T, TN, RT, CT>(w, p, b, ry, cx);
     nd_gjb_piv<T> ps;
     nd_gjb_piv_init<T, TN>(ps, n, lane);
-    nd_gjb_pass<T, TN, RT, CT, B, false, nd_bar_warp, UNR>(w, ps, n, detmode, true, lane, ry, cx, s_stage, s_pan,
+    nd_gjb_pass<T, TN, RT, CT, B, false, nd_bar_warp>(w, ps, n, detmode, true, lane, ry, cx, s_stage, s_pan,
                                                            s_wt, s_prow, s_perm, s_step);
     nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
     if (lane == 0) nd_gjb_results<T>(p, b, ps);
@@ -681,7 +678,7 @@ extern "C" int nd_lk_gj_medium_ok(int dtype, int n) {
 }
 
 extern "C" int nd_lk_inv_warp_ok(int dtype, int n) {
-  return (dtype == 10 && n > 24 && n <= 32) || (dtype == 11 && n > 16 && n <= 32);
+  return dtype == 11 && n > 16 && n <= 32;
 }
 
 /* Instances, chosen from H100 measurements (2026-11-22, medians; the kernel used before in
@@ -691,12 +688,10 @@ extern "C" int nd_lk_inv_warp_ok(int dtype, int n) {
  * [231]. float64, TN = 128: lookahead, 8 x 8 tiles, one block per SM, 200 of 128 in 186 us
  * [843]. The other eight- and sixteen-byte instances use the barrier kernel with 8 x 4 tiles
  * (512 threads) and panels of 4. TN = 32, inverse only (nd_lk_inv_warp_ok): k_gjw, one warp per
- * matrix; 10000 matrices of 32 in float32 with 4 x 8 tiles, one warp per block, 24 blocks per SM:
- * 72.4 us [small_gj.cu, two rows per thread: 100.1]; 28 blocks per SM (72 registers, no spill)
- * since: 67.8 / 228.9 us for 10000 / 40000 matrices against 69.3 / 233.8 at 24 (32 blocks: 64
- * registers and a spill, 75.0 / 252.0; interleaved, one card); in float64 with 8 x 4 tiles, four warps per
- * block: 127.6 us [227.2]. float32 n <= 24 stays with small_gj.cu (51 us at n = 24 on its
- * 24-wide pad). */
+ * matrix, float64 with 8 x 4 tiles, four warps per block: 127.6 us for 10000 matrices of 32
+ * [small_gj.cu: 227.2], the kernel of devices before sm_80 (warp_gj.cu's tensor-core kernel
+ * otherwise). Its float32 instance (4 x 8 tiles, 28 blocks of one warp per SM: 66.4 / 227.8 us
+ * for 10000 / 40000 matrices on the H100) gave way to row_gj.cu (64.9 / 216.6). */
 extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (p->batch == 0) return ND_OK;
@@ -704,9 +699,7 @@ extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   if (!warp && (!nd_lk_gj_medium_ok(p->dtype, p->n) || p->mode == ND_LK_SOLVE))
     return nd__error(ND_ERR_INTERNAL, "nd_lk_gj_medium: unsupported n = %d, dtype %d, mode %d", p->n,
                      p->dtype, p->mode);
-  if (warp)
-    return p->dtype == 10 ? nd_gjw_launch<float, 4, 8, 4, 1, 28>(p, st)
-                          : nd_gjw_launch<double, 8, 4, 4, 4, 4>(p, st);
+  if (warp) return nd_gjw_launch<double, 8, 4, 4, 4, 4>(p, st);
   const bool small = p->n <= 64;
   switch (p->dtype) {
     case 10:

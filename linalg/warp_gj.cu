@@ -9,9 +9,9 @@
  * not the FLOPs or DRAM. Here the same rank-4 update is 8 DMMA instructions (16 before sm_90)
  * and 8 shared loads per lane: about 3460 instructions per matrix instead of 6200. (Measured
  * against k_gjw on the H100, 10000 matrices of 32: float64 106-108 us against 124 with m8n8k4,
- * 98-100 now. float32 stays with k_gjw (72 us then, 64-67 now): converted to float64 here it took
- * 108-113 us, and with float32 arithmetic and the updates as 3xTF32 m16n8k4 products on the same
- * layout 73.7 us.)
+ * 98-100 now. float32 stayed with k_gjw then (72 us, later 64-67; row_gj.cu since): converted to
+ * float64 here it took 108-113 us, and with float32 arithmetic and the updates as 3xTF32 m16n8k4
+ * products on the same layout 73.7 us.)
  *
  * Layout. The matrix is a 4 x 4 grid of 8 x 8 blocks held as DMMA accumulators: lane l = 4 g + c
  * holds, in block (I, J), the elements (8 I + g, 8 J + 2 c + h), h = 0, 1 (acc[I][J][h]): rows
