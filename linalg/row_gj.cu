@@ -210,6 +210,7 @@ __global__ void __launch_bounds__(32, ND_ROW_MINB) k_inv_rows(nd_lk_gj p) {
 #pragma unroll
     for (int i = 0; i < 2; i++) bad = bad || (r0 + 16 * i < n && !nd_row_rcp_ok(s.rs[i]));
     if (__any_sync(0xffffffffu, bad)) {
+      __syncwarp(); /* the last step's reads of a buffer before the redo's first write to it */
       nd_row_load(w, s, p, b, h, r0, vec);
       nd_row_run<true>(w, s, rb, n, h, r0, pb);
     }
