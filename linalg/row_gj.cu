@@ -42,6 +42,7 @@
 
 #include "kernels/launch.cuh"
 #include "linalg/kernels.h"
+#include "linalg/scalar.cuh"
 
 namespace {
 
@@ -67,14 +68,6 @@ __device__ __forceinline__ bool nd_row_rcp_ok(float r) {
   return a >= 0x1p-124f && a <= 0x1p124f;
 }
 
-/* st.shared of 16 bytes where pred holds, with no branch (see small_gj.cu's nd_sts_if). */
-__device__ __forceinline__ void nd_row_sts_if(void *p, uint4 v, bool pred) {
-  asm volatile("{ .reg .pred q; setp.ne.b32 q, %5, 0; @q st.shared.v4.b32 [%0], {%1, %2, %3, %4}; }" ::"r"(
-                   (unsigned)__cvta_generic_to_shared(p)),
-               "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"((int)pred)
-               : "memory");
-}
-
 /* Per-lane state of its two rows. */
 struct nd_row_state {
   unsigned M[2]; /* all ones while the row may still be chosen in the current phase, else 0 */
@@ -96,7 +89,7 @@ __device__ __forceinline__ void nd_row_step(float (&w)[2][16], nd_row_state &s, 
     key = kq > key ? kq : key;
   }
   /* a key of 0 only when no row but row 31 can be chosen: rb 0 is row 31 */
-  const unsigned kk = __reduce_max_sync(0xffffffffu, key) & 31u;
+  const unsigned kk = nd_warp_max(key) & 31u;
   bool me[2];
 #pragma unroll
   for (int i = 0; i < 2; i++) {
@@ -104,7 +97,7 @@ __device__ __forceinline__ void nd_row_step(float (&w)[2][16], nd_row_state &s, 
     uint4 v[4];
     memcpy(v, w[i], sizeof v);
 #pragma unroll
-    for (int q = 0; q < 4; q++) nd_row_sts_if((uint4 *)bh + q, v[q], me[i]);
+    for (int q = 0; q < 4; q++) nd_sts_if((uint4 *)bh + q, v[q], me[i]);
   }
   __syncwarp();
   float pr[16];

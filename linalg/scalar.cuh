@@ -159,4 +159,25 @@ __device__ __forceinline__ unsigned nd_warp_max(unsigned v) {
 #endif
 }
 
+/* Predicated shared-memory stores written as PTX: a plain `if (pred) *p = v` for several rows
+ * would be merged by the compiler into one store of a phi (copies of a whole row, spills), and
+ * the value stored would be computed after the branch; here there is no branch at all. */
+__device__ __forceinline__ void nd_sts_if(void *p, uint4 v, bool pred) {
+  asm volatile("{ .reg .pred q; setp.ne.b32 q, %5, 0; @q st.shared.v4.b32 [%0], {%1, %2, %3, %4}; }" ::"r"(
+                   (unsigned)__cvta_generic_to_shared(p)),
+               "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"((int)pred)
+               : "memory");
+}
+__device__ __forceinline__ void nd_sts_if(void *p, uint2 v, bool pred) {
+  asm volatile("{ .reg .pred q; setp.ne.b32 q, %3, 0; @q st.shared.v2.b32 [%0], {%1, %2}; }" ::"r"(
+                   (unsigned)__cvta_generic_to_shared(p)),
+               "r"(v.x), "r"(v.y), "r"((int)pred)
+               : "memory");
+}
+__device__ __forceinline__ void nd_sts_if(void *p, unsigned v, bool pred) {
+  asm volatile("{ .reg .pred q; setp.ne.b32 q, %2, 0; @q st.shared.b32 [%0], %1; }" ::"r"(
+                   (unsigned)__cvta_generic_to_shared(p)),
+               "r"(v), "r"((int)pred)
+               : "memory");
+}
 #endif /* ND_LINALG_SCALAR_CUH */

@@ -11,7 +11,7 @@
  * may hold it in any of its RPT slots, so each slot's store is issued, predicated.
  *
  * Convergence. Every branch around the shuffles and ballots is warp-uniform, the per-step
- * bookkeeping is selects and predicated stores (PTX, see nd_sts_if), not branches, so the
+ * bookkeeping is selects and predicated stores (PTX, see nd_sts_if in scalar.cuh), not branches, so the
  * compiler emits the shuffles without divergence checks (no BRA.DIV / WARPSYNC in the SASS).
  *
  * Memory. Each warp stages its matrices through shared memory: the input of 32 / G matrices is
@@ -203,27 +203,6 @@ __device__ __forceinline__ void nd_gj_stage_out(const T *st, T *g, int count, in
   }
 }
 
-/* Predicated shared-memory stores written as PTX: a plain `if (pred) *p = v` for several rows
- * would be merged by the compiler into one store of a phi (copies of a whole row, spills), and
- * the value stored would be computed after the branch; here there is no branch at all. */
-__device__ __forceinline__ void nd_sts_if(void *p, uint4 v, bool pred) {
-  asm volatile("{ .reg .pred q; setp.ne.b32 q, %5, 0; @q st.shared.v4.b32 [%0], {%1, %2, %3, %4}; }" ::"r"(
-                   (unsigned)__cvta_generic_to_shared(p)),
-               "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"((int)pred)
-               : "memory");
-}
-__device__ __forceinline__ void nd_sts_if(void *p, uint2 v, bool pred) {
-  asm volatile("{ .reg .pred q; setp.ne.b32 q, %3, 0; @q st.shared.v2.b32 [%0], {%1, %2}; }" ::"r"(
-                   (unsigned)__cvta_generic_to_shared(p)),
-               "r"(v.x), "r"(v.y), "r"((int)pred)
-               : "memory");
-}
-__device__ __forceinline__ void nd_sts_if(void *p, unsigned v, bool pred) {
-  asm volatile("{ .reg .pred q; setp.ne.b32 q, %2, 0; @q st.shared.b32 [%0], %1; }" ::"r"(
-                   (unsigned)__cvta_generic_to_shared(p)),
-               "r"(v), "r"((int)pred)
-               : "memory");
-}
 /* A scalar of T (4, 8 or 16 bytes) stored where pred holds. */
 template <typename T>
 __device__ __forceinline__ void nd_sts_scalar_if(T *p, T v, bool pred) {
