@@ -180,4 +180,10 @@ __device__ __forceinline__ void nd_sts_if(void *p, unsigned v, bool pred) {
                "r"(v), "r"((int)pred)
                : "memory");
 }
+
+/* Asks L2 for the 128-byte line holding p (global memory; no register result). */
+__device__ __forceinline__ void nd_prefetch_l2(const void *p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(p)));
+}
+
 #endif /* ND_LINALG_SCALAR_CUH */

@@ -220,6 +220,8 @@ START_TEST(test_inv_sizes_dtypes) {
 }
 END_TEST
 
+static void check_inv_view(const nd_array *v, nd_dtype dt);
+
 START_TEST(test_inv_large_batch) {
   /* the benchmark shapes, smaller: many matrices per launch */
   int64_t b = 20000;
@@ -230,6 +232,23 @@ START_TEST(test_inv_large_batch) {
   b = 1000;
   check_inv(ND_FLOAT32, 1, &b, 32);
   check_inv(ND_FLOAT64, 1, &b, 32);
+  /* float64 32 x 32 (warp_gj.cu) asks L2 for a later warp's matrix, some hundreds ahead: a batch
+   * several times that distance, and every other matrix of one walked backwards (batch stride
+   * -2048 elements) */
+  b = 3000;
+  check_inv(ND_FLOAT64, 1, &b, 32);
+  {
+    const int64_t nb = 4000;
+    dc *h = rand_mats(nb, 32, 0);
+    nd_array *a = upload(h, 3, SHAPE(nb, 32, 32), ND_FLOAT64), *sl = NULL;
+    nd_slice s2[1] = {{ND_NONE, ND_NONE, -2}};
+    ND_ASSERT_OK(nd_array_slice(a, 1, s2, &sl));
+    ck_assert_int_eq(nd_array_strides(sl)[0], -2 * 32 * 32 * 8);
+    check_inv_view(sl, ND_FLOAT64);
+    nd_array_release(sl);
+    nd_array_release(a);
+    free(h);
+  }
   /* float64 17..32 through the one-warp kernel that devices before sm_80 use */
   int dev = 0, major = 0;
   ck_assert_int_eq(cudaGetDevice(&dev), cudaSuccess);
