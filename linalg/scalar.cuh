@@ -181,6 +181,13 @@ __device__ __forceinline__ void nd_sts_if(void *p, unsigned v, bool pred) {
                : "memory");
 }
 
+/* The device's global nanosecond clock (the same on every multiprocessor). */
+__device__ __forceinline__ unsigned long long nd_globaltimer(void) {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 /* Asks L2 for the 128-byte line holding p (global memory; no register result). */
 __device__ __forceinline__ void nd_prefetch_l2(const void *p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(p)));

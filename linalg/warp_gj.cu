@@ -41,7 +41,9 @@
  * (nd_gjt_launch); past the grid's limit a warp loops, and then the next matrix's loads are
  * issued as soon as the current one is staged, so they are in flight while its result is stored.
  * Each warp also asks L2 for the matrix of a warp that starts about a third of a matrix's time
- * later (ND_GJT_AHEAD), so that only the first wave waits for DRAM on its loads.
+ * later (ND_GJT_AHEAD), so that only the first wave waits for DRAM on its loads, and in large
+ * batches the first wave's warps start one after another over about a matrix's time
+ * (ND_GJT_STAGGER_NS).
  * Results are scattered into a per-warp stage (rows 34 doubles apart) and leave with coalesced
  * 16-byte stores. The panel buffers share the stage's space (idle until the end).
  *
@@ -129,7 +131,8 @@ __device__ __forceinline__ void nd_gjt_load_pair(double (&v)[2], const nd_lk_gj 
 }
 
 template <int MINB>
-__global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64_t ahead) {
+__global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64_t ahead, int resident,
+                                                                 int stagger_ns) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   typedef nd_gjt_smem S;
   constexpr int FP = S::FP;
@@ -160,6 +163,11 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
       for (int J = 0; J < 4; J++) nd_gjt_load_pair(acc[I][J], p, A0 + bb * p.a.bs, 8 * I + g, 8 * J + 2 * c, vec);
   };
   int64_t b = (int64_t)blockIdx.x * ND_GJT_WPB + warp;
+  if (b < resident && stagger_ns > 0) { /* the first wave starts spread over stagger_ns */
+    const unsigned long long until =
+        nd_globaltimer() + (unsigned long long)stagger_ns * (unsigned long long)b / (unsigned)resident;
+    while (nd_globaltimer() < until) __nanosleep(100);
+  }
   if (b < p.batch) load(b);
   for (; b < p.batch; b += stride) {
     if (vec && b + ahead < p.batch) { /* the matrix `ahead` places on, into L2 (nd_gjt_launch) */
@@ -338,12 +346,28 @@ constexpr int ND_GJT_MINB = 4;
  * the same (62.3 / 210.0 without, 63.5 / 209.8 at 1/4): its loads are half the bytes. */
 constexpr int ND_GJT_AHEAD = 3;
 
+/* Staggered start: the warps of the first wave (one per slot the device has) wait before their
+ * loads, warp b for stagger * b / resident, so that they start spread over about one matrix's
+ * time instead of all waiting for DRAM at once and then passing through the same phases (the
+ * panel steps, the products, the stores) together. Timelines of the kernel (globaltimer per
+ * matrix, H100, 10000 matrices) showed the whole first wave waiting 8.7-9.3 us for its loads
+ * and the later waves' load waits coming in bursts a matrix's time (13-14 us) apart. Measured on
+ * the H100 (2026-11-23, medians of 9 interleaved, the same results bit for bit), no stagger /
+ * 8 / 12 / 16 us: 700 matrices 17.9 / 19.7 / 20.4 / 21.8 us, 2112 (one wave) 26.0 / 27.4 /
+ * 30.5 / 33.5, 3000 43.4 / 41.2 / 40.1 / 42.7, 4224 49.7 / 47.0 / 45.7 / 49.2, 6000 64.0 /
+ * 60.5 / 58.9 / 62.2, 10000 94.6 / 90.0 / 87.4 / 90.3, 40000 310.8 / 306.2 / 301.6 / 304.2.
+ * So only batches of one and a half waves or more. */
+constexpr int ND_GJT_STAGGER_NS = 12000;
+
 template <int MINB>
 nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = (size_t)ND_GJT_WPB * nd_gjt_smem::BYTES;
   ND_TRY((nd_k_smem_once<k_gjt<MINB>>(smem, true)));
-  const int64_t ahead = (int64_t)nd_k_sm_count() * MINB * ND_GJT_WPB / ND_GJT_AHEAD;
-  k_gjt<MINB><<<nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st>>>(*p, ahead);
+  const int resident = nd_k_sm_count() * MINB * ND_GJT_WPB;
+  const int64_t ahead = resident / ND_GJT_AHEAD;
+  const int stagger = 2 * p->batch >= 3 * (int64_t)resident ? ND_GJT_STAGGER_NS : 0;
+  k_gjt<MINB><<<nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st>>>(*p, ahead,
+                                                                                                     resident, stagger);
   return ND_K_LAUNCHED();
 }
 
