@@ -37,7 +37,8 @@
  * Memory. Dense aligned input (rows of 32, 16-byte aligned) is read with 16-byte loads straight
  * into the rows; other layouts element by element with their strides. Results are scattered into
  * a per-warp stage (row s_r, column p_k; rows 33 floats apart) and leave with coalesced 16-byte
- * stores when the output is dense and aligned. */
+ * stores when the output is dense and aligned. In batches of 1.5 waves or more the first wave's
+ * warps start one after another over 7 us (ND_ROW_STAGGER_NS). */
 #include <string.h>
 
 #include "kernels/launch.cuh"
@@ -47,6 +48,14 @@
 namespace {
 
 constexpr int ND_ROW_MINB = 28; /* blocks of one warp per SM: 72 registers */
+
+/* Staggered start, as warp_gj.cu's (ND_GJT_STAGGER_NS): the first wave's warps (one per block
+ * slot) wait stagger * b / resident before their loads, in batches of 1.5 waves or more. H100
+ * (2026-11-23, medians of 9 interleaved, the same results bit for bit), no stagger / 3 / 5 / 7 /
+ * 10 us: 3000 matrices (under one wave) 22.6 / 22.6 / 23.2 / 23.8 / 24.7 us, 6000 41.8 / 42.0 /
+ * 41.2 / 40.0 / 40.4, 10000 61.3 / 61.4 / 60.8 / 59.1 / 59.5 (another machine: 64.2 / 63.0 /
+ * 62.5 / 60.5 / 61.0), 40000 209.1 / 208.7 / 208.3 / 206.5 / 206.6. */
+constexpr int ND_ROW_STAGGER_NS = 7000;
 
 /* Per-warp shared memory: two pivot-row buffers, the stage, the rotated p_k. */
 struct nd_row_smem {
@@ -181,7 +190,7 @@ __device__ __forceinline__ void nd_row_load(float (&w)[2][16], nd_row_state &s, 
   s.fail = 0;
 }
 
-__global__ void __launch_bounds__(32, ND_ROW_MINB) k_inv_rows(nd_lk_gj p) {
+__global__ void __launch_bounds__(32, ND_ROW_MINB) k_inv_rows(nd_lk_gj p, int resident, int stagger_ns) {
   typedef nd_row_smem S;
   extern __shared__ __align__(16) unsigned char nd_smem[];
   const int lane = threadIdx.x & 31;
@@ -194,6 +203,11 @@ __global__ void __launch_bounds__(32, ND_ROW_MINB) k_inv_rows(nd_lk_gj p) {
   float *X0 = (float *)p.x.data;
   const bool vec = n == 32 && p.a.cs == 1 && p.a.rs == 32 && p.a.bs % 4 == 0 && ((uintptr_t)A0 & 15) == 0;
   const unsigned rb[2] = {31u - (unsigned)r0, 15u - (unsigned)r0};
+  if ((int64_t)blockIdx.x < resident && stagger_ns > 0) { /* the first wave starts spread over stagger_ns */
+    const unsigned long long until =
+        nd_globaltimer() + (unsigned long long)stagger_ns * (unsigned long long)blockIdx.x / (unsigned)resident;
+    while (nd_globaltimer() < until) __nanosleep(100);
+  }
   for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
     float w[2][16];
     nd_row_state s;
@@ -259,6 +273,8 @@ extern "C" nd_status nd_lk_inv_rows(const nd_lk_gj *p, void *stream) {
                      p->n);
   const size_t smem = nd_row_smem::BYTES;
   ND_TRY((nd_k_smem_once<k_inv_rows>(smem, true)));
-  k_inv_rows<<<nd_k_grid_x(p->batch), 32, smem, (cudaStream_t)stream>>>(*p);
+  const int resident = nd_k_sm_count() * ND_ROW_MINB;
+  const int stagger = 2 * p->batch >= 3 * (int64_t)resident ? ND_ROW_STAGGER_NS : 0;
+  k_inv_rows<<<nd_k_grid_x(p->batch), 32, smem, (cudaStream_t)stream>>>(*p, resident, stagger);
   return ND_K_LAUNCHED();
 }

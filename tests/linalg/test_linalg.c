@@ -273,6 +273,10 @@ START_TEST(test_inv_float32_rows) {
     int64_t b = 37;
     check_inv(ND_FLOAT32, 1, &b, n);
   }
+  /* batches of 1.5 waves or more start their first wave staggered (5544 matrices on a 132-SM H100) */
+  int64_t big = 6000;
+  check_inv(ND_FLOAT32, 1, &big, 32);
+  check_inv(ND_FLOAT32, 1, &big, 29);
   const int64_t ns[] = {27, 32};
   const double scales[] = {1e-39, 1e36}; /* pivots near 3e-38 (some entries subnormal), 3e37 */
   for (int i = 0; i < 4; i++) {
