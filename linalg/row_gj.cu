@@ -203,11 +203,7 @@ __global__ void __launch_bounds__(32, ND_ROW_MINB) k_inv_rows(nd_lk_gj p, int re
   float *X0 = (float *)p.x.data;
   const bool vec = n == 32 && p.a.cs == 1 && p.a.rs == 32 && p.a.bs % 4 == 0 && ((uintptr_t)A0 & 15) == 0;
   const unsigned rb[2] = {31u - (unsigned)r0, 15u - (unsigned)r0};
-  if ((int64_t)blockIdx.x < resident && stagger_ns > 0) { /* the first wave starts spread over stagger_ns */
-    const unsigned long long until =
-        nd_globaltimer() + (unsigned long long)stagger_ns * (unsigned long long)blockIdx.x / (unsigned)resident;
-    while (nd_globaltimer() < until) __nanosleep(100);
-  }
+  nd_stagger_start(blockIdx.x, resident, stagger_ns); /* the first wave only (ND_ROW_STAGGER_NS) */
   for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
     float w[2][16];
     nd_row_state s;

@@ -188,6 +188,21 @@ __device__ __forceinline__ unsigned long long nd_globaltimer(void) {
   return t;
 }
 
+/* Staggered start of a one-matrix-per-warp kernel's first wave: the warp of rank `rank` below
+ * `resident` (the warps the device holds at once) waits stagger_ns * rank / resident before its
+ * first loads, so that the wave's warps start spread over stagger_ns instead of waiting for DRAM
+ * together and then passing through the same phases together (warp_gj.cu, row_gj.cu). */
+__device__ __forceinline__ void nd_stagger_start(int64_t rank, int resident, int stagger_ns) {
+  if (rank >= resident || stagger_ns <= 0) return;
+  const unsigned long long until =
+      nd_globaltimer() + (unsigned long long)stagger_ns * (unsigned long long)rank / (unsigned)resident;
+  while (nd_globaltimer() < until) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    __nanosleep(100);
+#endif
+  }
+}
+
 /* Asks L2 for the 128-byte line holding p (global memory; no register result). */
 __device__ __forceinline__ void nd_prefetch_l2(const void *p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(p)));

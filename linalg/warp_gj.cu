@@ -163,11 +163,7 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
       for (int J = 0; J < 4; J++) nd_gjt_load_pair(acc[I][J], p, A0 + bb * p.a.bs, 8 * I + g, 8 * J + 2 * c, vec);
   };
   int64_t b = (int64_t)blockIdx.x * ND_GJT_WPB + warp;
-  if (b < resident && stagger_ns > 0) { /* the first wave starts spread over stagger_ns */
-    const unsigned long long until =
-        nd_globaltimer() + (unsigned long long)stagger_ns * (unsigned long long)b / (unsigned)resident;
-    while (nd_globaltimer() < until) __nanosleep(100);
-  }
+  nd_stagger_start(b, resident, stagger_ns); /* the first wave only (ND_GJT_STAGGER_NS) */
   if (b < p.batch) load(b);
   for (; b < p.batch; b += stride) {
     if (vec && b + ahead < p.batch) { /* the matrix `ahead` places on, into L2 (nd_gjt_launch) */
