@@ -203,6 +203,13 @@ __device__ __forceinline__ void nd_stagger_start(int64_t rank, int resident, int
   }
 }
 
+/* The stagger_ns a launch passes to nd_stagger_start: batches of one and a half waves or more
+ * (`resident` warps a wave) gain from the spread start; one wave or less only waits longer
+ * (measurements beside ND_GJT_STAGGER_NS and ND_ROW_STAGGER_NS). */
+static inline int nd_stagger_for(int64_t batch, int resident, int stagger_ns) {
+  return 2 * batch >= 3 * (int64_t)resident ? stagger_ns : 0;
+}
+
 /* Asks L2 for the 128-byte line holding p (global memory; no register result). */
 __device__ __forceinline__ void nd_prefetch_l2(const void *p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(p)));

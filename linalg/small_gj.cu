@@ -369,10 +369,9 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, M
       const int64_t nb0 = b0 + per_pass;
       if (nb0 < p.batch) {
         const int64_t cnt = p.batch - nb0 < M ? p.batch - nb0 : M;
-        const size_t s = __cvta_generic_to_global(A + nb0 * nn);
-        const size_t e = __cvta_generic_to_global(A + (nb0 + cnt) * nn);
-        for (size_t a = (s & ~(size_t)127) + (size_t)lane * 128; a < e; a += 32 * 128)
-          asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
+        const uintptr_t s = (uintptr_t)(A + nb0 * nn), e = (uintptr_t)(A + (nb0 + cnt) * nn);
+        for (uintptr_t a = (s & ~(uintptr_t)127) + (uintptr_t)lane * 128; a < e; a += 32 * 128)
+          nd_prefetch_l2((const void *)a);
       }
     }
 

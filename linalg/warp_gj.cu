@@ -361,7 +361,7 @@ nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
   ND_TRY((nd_k_smem_once<k_gjt<MINB>>(smem, true)));
   const int resident = nd_k_sm_count() * MINB * ND_GJT_WPB;
   const int64_t ahead = resident / ND_GJT_AHEAD;
-  const int stagger = 2 * p->batch >= 3 * (int64_t)resident ? ND_GJT_STAGGER_NS : 0;
+  const int stagger = nd_stagger_for(p->batch, resident, ND_GJT_STAGGER_NS);
   k_gjt<MINB><<<nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st>>>(*p, ahead,
                                                                                                      resident, stagger);
   return ND_K_LAUNCHED();
