@@ -1,0 +1,86 @@
+"""ndcuda: NumPy on the GPU, with the library's cross-stream ordering.
+
+Arrays are ``ndcuda.ndarray``; functions carry NumPy's names (``ndcuda.add``,
+``ndcuda.sum``, ``ndcuda.linalg.inv``, ``ndcuda.random.default_rng``). Every operation runs on
+the calling thread's current stream (``with ndcuda.Stream(): ...``), and data written on one
+stream is ordered before its use on another by the library, across DLPack and the CUDA array
+interface too.
+
+The package imports on a machine without a GPU; the first call that needs one raises
+``ndcuda.NoDeviceError``.
+"""
+
+import numpy as _numpy
+
+from ndcuda import _core
+from ndcuda._core import (  # noqa: F401
+    # arrays, conversion, interop
+    ndarray, asarray, array, asnumpy, ascontiguousarray, asfortranarray, from_dlpack,
+    Flags,
+    # errors
+    Error, CUDARuntimeError, NoDeviceError, OutOfMemoryError, AxisError,
+    # devices, streams, events, memory
+    Device, Stream, Event, get_current_stream, get_elapsed_time, elapsed_time, synchronize,
+    is_available, get_device_count, memory_stats, set_memory_limit, release_cached_memory,
+    # dtypes
+    result_type, promote_types, can_cast,
+    # ufunc type and the NumPy functions that are not ufuncs
+    ufunc, where, clip, angle, round, around, nan_to_num, isclose, allclose, array_equal,
+    array_equiv,
+    # creation
+    empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like, arange, linspace,
+    logspace, eye, identity, tri, tril, triu, diag, diagflat, copy, meshgrid,
+    # manipulation
+    reshape, ravel, transpose, permute_dims, matrix_transpose, swapaxes, moveaxis, rollaxis,
+    expand_dims, squeeze, broadcast_to, broadcast_shapes, broadcast_arrays, flip, fliplr,
+    flipud, atleast_1d, atleast_2d, atleast_3d, concatenate, concat, stack, vstack, hstack,
+    dstack, column_stack, tile, repeat, split, array_split, roll, diagonal, real, imag, ndim,
+    shape, size, shares_memory, may_share_memory,
+    # reductions, scans, statistics
+    sum, prod, nansum, mean, nanmean, var, std, amin, amax, min, max, nanmin, nanmax, ptp,
+    median, all, any, argmin, argmax, cumsum, cumprod, cumulative_sum, cumulative_prod,
+    count_nonzero, quantile, percentile, average, diff, cov, corrcoef,
+    # sorting, searching, sets, counting
+    sort, argsort, partition, argpartition, unique, unique_values, unique_counts,
+    unique_inverse, unique_all, searchsorted, nonzero, argwhere, flatnonzero, isin, in1d,
+    union1d, intersect1d, setdiff1d, setxor1d, extract, compress, take, take_along_axis, put,
+    bincount, histogram,
+    # products
+    matmul, dot, vdot, inner, outer, kron, vecdot, tensordot, trace, einsum,
+)
+
+# Every elementwise function of the C library, generated from its table, under NumPy's
+# name, plus NumPy's and the array API's aliases.
+globals().update(_core._UFUNCS)
+for _n in ("real", "imag", "angle", "clip", "where"):
+    globals()[_n] = getattr(_core, _n)
+for _n in ("abs", "conj", "mod", "true_divide", "pow", "acos", "asin", "atan", "atan2",
+           "acosh", "asinh", "atanh", "bitwise_not", "bitwise_invert", "bitwise_left_shift",
+           "bitwise_right_shift", "degrees", "radians", "fix"):
+    globals()[_n] = getattr(_core, _n)
+del _n
+
+from ndcuda import linalg, random  # noqa: E402,F401
+
+# NumPy's scalar types and constants, so that ndcuda.float32 and ndcuda.pi work as in NumPy.
+from numpy import (  # noqa: E402,F401
+    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
+    float64, complex64, complex128, dtype, iinfo, finfo, pi, e, inf, nan, newaxis, euler_gamma,
+)
+bool = _numpy.bool_
+int_ = _numpy.int64
+intp = _numpy.intp
+float_ = _numpy.float64
+complex_ = _numpy.complex128
+
+__version__ = _core.__version__
+__array_api_version__ = "2024.12"
+
+
+def get_array_module(*args):
+    """ndcuda if any argument is an ndcuda array, else numpy (as cupy.get_array_module)."""
+    import ndcuda
+    for a in args:
+        if isinstance(a, ndarray):
+            return ndcuda
+    return _numpy
