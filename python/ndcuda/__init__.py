@@ -84,3 +84,47 @@ def get_array_module(*args):
         if isinstance(a, ndarray):
             return ndcuda
     return _numpy
+
+
+class _NamespaceInfo:
+    """The array API's inspection object (``ndcuda.__array_namespace_info__()``)."""
+
+    def capabilities(self):
+        # Boolean indexing waits for the C library's compress; see python/README.md.
+        return {"boolean indexing": False, "data-dependent shapes": True,
+                "max dimensions": 32}
+
+    def default_device(self):
+        return Device()
+
+    def devices(self):
+        return [Device(i) for i in range(get_device_count())]
+
+    def default_dtypes(self, *, device=None):
+        return {"real floating": _numpy.dtype("float64"),
+                "complex floating": _numpy.dtype("complex128"),
+                "integral": _numpy.dtype("int64"), "indexing": _numpy.dtype("int64")}
+
+    _KINDS = {
+        "bool": ["bool"],
+        "signed integer": ["int8", "int16", "int32", "int64"],
+        "unsigned integer": ["uint8", "uint16", "uint32", "uint64"],
+        "real floating": ["float32", "float64"],
+        "complex floating": ["complex64", "complex128"],
+    }
+    _KINDS["integral"] = _KINDS["signed integer"] + _KINDS["unsigned integer"]
+    _KINDS["numeric"] = (_KINDS["integral"] + _KINDS["real floating"]
+                         + _KINDS["complex floating"])
+
+    def dtypes(self, *, device=None, kind=None):
+        if kind is None:
+            names = self._KINDS["bool"] + self._KINDS["numeric"]
+        elif isinstance(kind, str):
+            names = self._KINDS[kind]
+        else:
+            names = [n for k in kind for n in self._KINDS[k]]
+        return {n: _numpy.dtype(n) for n in dict.fromkeys(names)}
+
+
+def __array_namespace_info__():
+    return _NamespaceInfo()

@@ -349,3 +349,13 @@ def test_advanced_indexing_functions_say_what_is_missing():
         ndcuda.take(None, [1])
     with pytest.raises(NotImplementedError, match="compress"):
         ndcuda.intersect1d([1], [2])
+
+
+def test_array_namespace_info():
+    info = ndcuda.__array_namespace_info__()
+    assert info.capabilities()["max dimensions"] == 32
+    assert info.default_dtypes()["real floating"] == np.float64
+    assert set(info.dtypes(kind="integral")) == {"int8", "int16", "int32", "int64", "uint8",
+                                                 "uint16", "uint32", "uint64"}
+    assert "bool" in info.dtypes() and "complex128" in info.dtypes()
+    assert info.devices() == [] if NO_GPU else len(info.devices()) >= 1
