@@ -135,7 +135,9 @@ cdef ndarray _from_numpy(object h):
         h = h.astype(dt.newbyteorder("="))
         dt = h.dtype
     d = _nd_dtype(dt)
-    h = _np.ascontiguousarray(h)
+    if not h.flags.c_contiguous:
+        # (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
+        h = h.copy(order="C")
     n = h.ndim
     if n > ND_MAXDIMS:
         raise ValueError(f"ndcuda arrays have at most {ND_MAXDIMS} dimensions (got {n})")

@@ -100,6 +100,13 @@ def test_scalars_lists_zero_size_and_0d():
         nd.asarray(300, dtype=np.uint8)
 
 
+def test_zero_d_host_data_stays_zero_d():
+    for v in (3, 2.5, True, 1j, np.float32(2), np.array(7, np.int16)):
+        d = nd.asarray(v)
+        assert d.shape == () and d.ndim == 0, v
+        assert d.item() == np.asarray(v).item()
+
+
 def test_item_and_python_conversions():
     d = nd.asarray(np.array([[7]], np.int32))
     assert d.item() == 7 and type(d.item()) is int
@@ -253,9 +260,19 @@ def check_op(f, dargs, hargs):
     same(got, want, rtol=1e-2 if np.asarray(want).dtype == np.float16 else None)
 
 
-@pytest.mark.parametrize("f", BINOPS, ids=lambda f: f.__name__)
-@pytest.mark.parametrize("dt", ["bool", "int8", "uint8", "int64", "uint64", "float16",
-                                "float32", "float64", "complex128"])
+def _known_c_discrepancy(f, dt):
+    # nd_ufunc_call(power, bool array, bool scalar) computes in int64 although
+    # nd_ufunc_result_type(power, bool, bool) and NumPy say int8 (a C library issue).
+    if f is operator.pow and dt == "bool":
+        return pytest.mark.xfail(strict=True, reason="C: power(bool array, bool scalar) -> int64")
+    return ()
+
+
+@pytest.mark.parametrize("f,dt", [
+    pytest.param(f, dt, marks=_known_c_discrepancy(f, dt), id=f"{dt}-{f.__name__}")
+    for f in BINOPS
+    for dt in ["bool", "int8", "uint8", "int64", "uint64", "float16", "float32", "float64",
+               "complex128"]])
 def test_binary_operators_with_weak_scalars_and_arrays(f, dt):
     h = host(dt, (3, 4), seed=1)
     if f in (operator.lshift, operator.rshift) and np.dtype(dt).kind in "iu":
