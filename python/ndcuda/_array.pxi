@@ -661,10 +661,15 @@ cdef class ndarray:
         elif _is_advanced_key(key):
             _advanced_setitem(self, key, value)
             return
+        cdef ndarray view
         if key is Ellipsis or (isinstance(key, slice) and key == slice(None)):
-            _assign(self, value)
+            view = self
         else:
-            _assign(_basic_getitem(self, key), value)
+            view = _basic_getitem(self, key)
+        if isinstance(value, ndarray) and _same_view(view, <ndarray>value):
+            # `a[k] += b` assigns the view it just updated back to itself: nothing to do.
+            return
+        _assign(view, value)
 
     # ---- operators ----------------------------------------------------------------------------
 
@@ -918,6 +923,20 @@ cdef class ndarray:
 
     def take(self, indices, axis=None, out=None, mode="raise"):
         return take(self, indices, axis=axis, out=out, mode=mode)
+
+
+cdef bint _same_view(ndarray a, ndarray b):
+    cdef int i, n = nd_array_ndim(a._a)
+    if a is b:
+        return True
+    if nd_array_data(a._a) != nd_array_data(b._a) or n != nd_array_ndim(b._a) or \
+            nd_array_dtype(a._a) != nd_array_dtype(b._a):
+        return False
+    for i in range(n):
+        if nd_array_shape(a._a)[i] != nd_array_shape(b._a)[i] or \
+                nd_array_strides(a._a)[i] != nd_array_strides(b._a)[i]:
+            return False
+    return True
 
 
 cdef int _parse_shape_allow_neg(object shape, int64_t *buf) except -1:

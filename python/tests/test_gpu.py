@@ -200,6 +200,18 @@ def test_setitem_broadcast_and_cast(layout):
     same(dv, hv)
 
 
+def test_augmented_assignment_through_an_index():
+    h = host("int64", (5, 6))
+    d = nd.asarray(h)
+    d[1:3] += 1
+    h[1:3] += 1
+    d[:, ::-2] *= d[0, ::-2]
+    h[:, ::-2] *= h[0, ::-2].copy()
+    d[2, 3] -= 5
+    h[2, 3] -= 5
+    same(d, h)
+
+
 def test_index_errors_match_numpy():
     d = nd.zeros((3, 4))
     with pytest.raises(IndexError, match="out of bounds"):
