@@ -35,7 +35,7 @@ from ndcuda._core import (  # noqa: F401
     expand_dims, squeeze, broadcast_to, broadcast_shapes, broadcast_arrays, flip, fliplr,
     flipud, atleast_1d, atleast_2d, atleast_3d, concatenate, concat, stack, vstack, hstack,
     dstack, column_stack, tile, repeat, split, array_split, roll, diagonal, real, imag, ndim,
-    shape, size, shares_memory, may_share_memory,
+    shape, size, shares_memory, may_share_memory, unstack, astype,
     # reductions, scans, statistics
     sum, prod, nansum, mean, nanmean, var, std, amin, amax, min, max, nanmin, nanmax, ptp,
     median, all, any, argmin, argmax, cumsum, cumprod, cumulative_sum, cumulative_prod,
@@ -65,7 +65,7 @@ from ndcuda import linalg, random  # noqa: E402,F401
 # NumPy's scalar types and constants, so that ndcuda.float32 and ndcuda.pi work as in NumPy.
 from numpy import (  # noqa: E402,F401
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
-    float64, complex64, complex128, dtype, iinfo, finfo, pi, e, inf, nan, newaxis, euler_gamma,
+    float64, complex64, complex128, dtype, pi, e, inf, nan, newaxis, euler_gamma,
 )
 bool = _numpy.bool_
 int_ = _numpy.int64
@@ -98,7 +98,7 @@ class _NamespaceInfo:
         return Device()
 
     def devices(self):
-        return [Device(i) for i in range(get_device_count())]
+        return tuple(Device(i) for i in range(get_device_count()))
 
     def default_dtypes(self, *, device=None):
         return {"real floating": _numpy.dtype("float64"),
@@ -128,3 +128,71 @@ class _NamespaceInfo:
 
 def __array_namespace_info__():
     return _NamespaceInfo()
+
+
+# ---- dtype inspection (NumPy's names, array API return types) ---------------------------------
+
+class _FInfo:
+    """finfo with Python float attributes (the array API's finfo_object); NumPy's extra
+    attributes come from numpy.finfo."""
+
+    def __init__(self, np_info):
+        self._np = np_info
+        self.bits = int(np_info.bits)
+        self.eps = float(np_info.eps)
+        self.max = float(np_info.max)
+        self.min = float(np_info.min)
+        self.smallest_normal = float(np_info.smallest_normal)
+        self.dtype = np_info.dtype
+
+    def __getattr__(self, name):
+        return getattr(self._np, name)
+
+    def __repr__(self):
+        return repr(self._np)
+
+
+class _IInfo:
+    def __init__(self, np_info):
+        self._np = np_info
+        self.bits = int(np_info.bits)
+        self.max = int(np_info.max)
+        self.min = int(np_info.min)
+        self.dtype = np_info.dtype
+
+    def __getattr__(self, name):
+        return getattr(self._np, name)
+
+    def __repr__(self):
+        return repr(self._np)
+
+
+def finfo(type):
+    """numpy.finfo for a float or complex dtype or array."""
+    return _FInfo(_numpy.finfo(type.dtype if isinstance(type, ndarray) else type))
+
+
+def iinfo(type):
+    """numpy.iinfo for an integer dtype or array."""
+    return _IInfo(_numpy.iinfo(type.dtype if isinstance(type, ndarray) else type))
+
+
+_ISDTYPE_KINDS = {
+    "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
+    "real floating": "f", "complex floating": "c", "numeric": "iufc",
+}
+
+
+def isdtype(dtype, kind):
+    """The array API's isdtype: whether dtype is kind (a dtype, a kind name, or a tuple)."""
+    dt = _numpy.dtype(dtype)
+    if isinstance(kind, tuple):
+        return _builtins.any(isdtype(dt, k) for k in kind)
+    if isinstance(kind, str):
+        if kind not in _ISDTYPE_KINDS:
+            raise ValueError(f"unknown dtype kind {kind!r}")
+        return dt.kind in _ISDTYPE_KINDS[kind]
+    return dt == _numpy.dtype(kind)
+
+
+import builtins as _builtins  # noqa: E402

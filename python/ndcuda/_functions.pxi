@@ -39,7 +39,20 @@ cdef inline object _result(nd_array *res, object out):
 
 # ---- creation ----------------------------------------------------------------------------------
 
-def empty(shape, dtype=float, order="C"):
+cdef int _check_device(object device) except -1:
+    """The array API's device= argument: None or the current device."""
+    if device is None:
+        return 0
+    if isinstance(device, Device):
+        if (<Device>device).id != _current_device():
+            raise _NotImplementedError(f"arrays on {device!r}: ndcuda allocates on the "
+                                       f"current device; switch devices first")
+        return 0
+    raise ValueError(f"unsupported device {device!r} (ndcuda arrays live on CUDA devices)")
+
+
+def empty(shape, dtype=float, order="C", *, device=None):
+    _check_device(device)
     cdef int64_t buf[32]
     cdef nd_array *out
     cdef int n = _parse_shape(shape, buf)
@@ -48,7 +61,8 @@ def empty(shape, dtype=float, order="C"):
     return _wrap(out)
 
 
-def zeros(shape, dtype=float, order="C"):
+def zeros(shape, dtype=float, order="C", *, device=None):
+    _check_device(device)
     cdef int64_t buf[32]
     cdef nd_array *out
     cdef int n = _parse_shape(shape, buf)
@@ -60,7 +74,8 @@ def zeros(shape, dtype=float, order="C"):
     return _wrap(out)
 
 
-def ones(shape, dtype=float, order="C"):
+def ones(shape, dtype=float, order="C", *, device=None):
+    _check_device(device)
     cdef int64_t buf[32]
     cdef nd_array *out
     cdef int n = _parse_shape(shape, buf)
@@ -72,7 +87,8 @@ def ones(shape, dtype=float, order="C"):
     return _wrap(out)
 
 
-def full(shape, fill_value, dtype=None, order="C"):
+def full(shape, fill_value, dtype=None, order="C", *, device=None):
+    _check_device(device)
     cdef int64_t buf[32]
     cdef nd_array *out
     cdef nd_scalar s
@@ -95,7 +111,8 @@ def _like_dtype(a, dtype):
     return a.dtype if dtype is None else dtype
 
 
-def empty_like(a, dtype=None, order="K", subok=None, shape=None):
+def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    _check_device(device)
     cdef nd_array *out
     if shape is not None or order not in ("K", "A", None):
         return empty(a.shape if shape is None else shape, _like_dtype(a, dtype),
@@ -104,7 +121,8 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None):
     return _wrap(out)
 
 
-def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
+def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    _check_device(device)
     cdef nd_array *out
     if shape is not None or order not in ("K", "A", None):
         return zeros(a.shape if shape is None else shape, _like_dtype(a, dtype),
@@ -113,7 +131,8 @@ def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
     return _wrap(out)
 
 
-def ones_like(a, dtype=None, order="K", subok=None, shape=None):
+def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    _check_device(device)
     cdef nd_array *out
     if shape is not None or order not in ("K", "A", None):
         return ones(a.shape if shape is None else shape, _like_dtype(a, dtype),
@@ -122,7 +141,9 @@ def ones_like(a, dtype=None, order="K", subok=None, shape=None):
     return _wrap(out)
 
 
-def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
+def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *,
+              device=None):
+    _check_device(device)
     cdef nd_array *out
     cdef nd_scalar s
     a = _arr(a)
@@ -137,9 +158,10 @@ def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
     return _wrap(out)
 
 
-def arange(start, stop=None, step=None, dtype=None):
+def arange(start, stop=None, step=None, dtype=None, *, device=None):
     """NumPy's arange: exact int64 arithmetic for integer arguments, float64 otherwise."""
     cdef nd_array *out
+    _check_device(device)
     if stop is None:
         start, stop = 0, start
     if step is None:
@@ -157,7 +179,9 @@ def arange(start, stop=None, step=None, dtype=None):
     return _wrap(out)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    _check_device(device)
     cdef nd_array *out
     if axis != 0:
         raise NotImplementedError("linspace with axis != 0")
@@ -179,14 +203,16 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return r if dtype is None else r.astype(dtype)
 
 
-def eye(N, M=None, k=0, dtype=float, order="C"):
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):
+    _check_device(device)
     cdef nd_array *out
     _check(nd_eye(N, -1 if M is None else M, k, _nd_dtype_or(dtype, ND_FLOAT64), &out))
     r = _wrap(out)
     return r if order == "C" else r.copy(order)
 
 
-def identity(n, dtype=float):
+def identity(n, dtype=float, *, device=None):
+    _check_device(device)
     cdef nd_array *out
     _check(nd_identity(n, _nd_dtype_or(dtype, ND_FLOAT64), &out))
     return _wrap(out)
@@ -365,7 +391,21 @@ def broadcast_shapes(*shapes):
 def broadcast_arrays(*args):
     arrs = [_arr(a) for a in args]
     shape = broadcast_shapes(*[a.shape for a in arrs])
-    return [a if a.shape == shape else broadcast_to(a, shape) for a in arrs]
+    return tuple([a if a.shape == shape else broadcast_to(a, shape) for a in arrs])
+
+
+def unstack(x, /, *, axis=0):
+    """The array API's unstack: a tuple of views along axis."""
+    a = _arr(x)
+    ax = _normalize_axis(axis, a.ndim)
+    pre = (slice(None),) * ax
+    return tuple(a[pre + (i,)] for i in range(a.shape[ax]))
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    """The array API's astype function."""
+    _check_device(device)
+    return _arr(x).astype(dtype, copy=copy)
 
 
 def flip(m, axis=None):
@@ -793,6 +833,13 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
     if max is not None:
         a_max = max
     x = _arr(a)
+    if a_min is None and a_max is None:
+        # The array API (and NumPy 2.1) return the input's values when no bound is given.
+        r = (<ndarray>x).copy("K")
+        if out is not None:
+            _check(nd_copyto(_out_ptr(out), (<ndarray>r)._a, ND_CASTING_SAME_KIND))
+            return out
+        return r
     cdef nd_dtype peer = nd_array_dtype((<ndarray>x)._a)
     keep = [_to_operand(x, &ops[0], peer)]
     for i, v in ((1, a_min), (2, a_max)):

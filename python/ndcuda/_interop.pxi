@@ -168,6 +168,7 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None):
     __cuda_array_interface__ or __dlpack__ on a CUDA device (zero copy), or host data:
     NumPy arrays, lists, tuples and scalars (copied to the device)."""
     cdef ndarray r
+    _check_device(device)
     if isinstance(a, ndarray):
         r = a
         if dtype is not None and _nd_dtype(dtype) != nd_array_dtype(r._a):

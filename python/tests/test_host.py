@@ -358,4 +358,28 @@ def test_array_namespace_info():
     assert set(info.dtypes(kind="integral")) == {"int8", "int16", "int32", "int64", "uint8",
                                                  "uint16", "uint32", "uint64"}
     assert "bool" in info.dtypes() and "complex128" in info.dtypes()
-    assert info.devices() == [] if NO_GPU else len(info.devices()) >= 1
+    assert info.devices() == () if NO_GPU else len(info.devices()) >= 1
+
+
+def test_array_api_dtype_helpers():
+    assert ndcuda.isdtype(np.int8, "signed integer")
+    assert ndcuda.isdtype(np.uint16, ("bool", "integral"))
+    assert not ndcuda.isdtype(np.float32, "integral")
+    assert ndcuda.isdtype(np.complex64, "numeric") and ndcuda.isdtype(np.bool_, np.bool_)
+    with pytest.raises(ValueError):
+        ndcuda.isdtype(np.int8, "whole numbers")
+    f = ndcuda.finfo(np.float32)
+    assert type(f.eps) is float and f.eps == float(np.finfo(np.float32).eps)
+    assert f.bits == 32 and f.dtype == np.float32 and type(f.smallest_normal) is float
+    assert ndcuda.finfo(np.complex64).dtype == np.float32
+    i = ndcuda.iinfo(np.uint8)
+    assert (i.min, i.max, i.bits) == (0, 255, 8) and type(i.max) is int
+
+
+def test_device_argument_is_checked_before_device_use():
+    with pytest.raises(ValueError, match="unsupported device"):
+        ndcuda.zeros(3, device="cpu")
+    with pytest.raises(ValueError, match="unsupported device"):
+        ndcuda.asarray([1], device="cpu")
+    with pytest.raises(ValueError, match="unsupported device"):
+        ndcuda.arange(3, device="cpu")
