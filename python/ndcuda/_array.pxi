@@ -321,8 +321,11 @@ cdef class ndarray:
     def __init__(self, shape, dtype=float, order="C"):
         cdef int64_t buf[32]
         cdef int n = _parse_shape(shape, buf)
+        cdef nd_array *a
         o = _order_char(order, "CF")
-        _check(nd_empty_order(n, buf, _nd_dtype(dtype), _nd_order(o), &self._a))
+        _check(nd_empty_order(n, buf, _nd_dtype(dtype), _nd_order(o), &a))
+        nd_array_release(self._a)   # __init__ called again on a live array
+        self._a = a
 
     def __dealloc__(self):
         if self._a != NULL:
@@ -468,16 +471,14 @@ cdef class ndarray:
         return _to_numpy(self, None).tolist()
 
     def __len__(self):
-        if nd_array_ndim(self._a) == 0:
+        if nd_array_ndim(self._a) <= 0:   # (-1 for an ndarray made with __new__ alone)
             raise TypeError("len() of unsized object")
         return nd_array_shape(self._a)[0]
 
     def __iter__(self):
-        if nd_array_ndim(self._a) == 0:
+        if nd_array_ndim(self._a) <= 0:
             raise TypeError("iteration over a 0-d array")
-        cdef int64_t i, n = nd_array_shape(self._a)[0]
-        for i in range(n):
-            yield self[i]
+        return _iter_rows(self, nd_array_shape(self._a)[0])
 
     def __bool__(self):
         cdef int64_t n = nd_array_size(self._a)
@@ -923,6 +924,12 @@ cdef class ndarray:
 
     def take(self, indices, axis=None, out=None, mode="raise"):
         return take(self, indices, axis=axis, out=out, mode=mode)
+
+
+def _iter_rows(ndarray a, int64_t n):
+    cdef int64_t i
+    for i in range(n):
+        yield a[i]
 
 
 cdef bint _same_view(ndarray a, ndarray b):

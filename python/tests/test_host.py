@@ -383,3 +383,16 @@ def test_device_argument_is_checked_before_device_use():
         ndcuda.asarray([1], device="cpu")
     with pytest.raises(ValueError, match="unsupported device"):
         ndcuda.arange(3, device="cpu")
+
+
+def test_an_ndarray_made_without_init_does_not_crash():
+    a = ndcuda.ndarray.__new__(ndcuda.ndarray)
+    assert a.shape == () and a.size == 0
+    with pytest.raises(TypeError):
+        len(a)
+    with pytest.raises(TypeError):
+        iter(a)
+    with pytest.raises(ValueError, match="NULL"):
+        a + 1
+    with pytest.raises(ValueError, match="NULL"):
+        a.get()
