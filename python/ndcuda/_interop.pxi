@@ -615,6 +615,7 @@ def from_dlpack(x, *, device=None, copy=None):
     PyTorch, ...), or a device copy of a host producer (NumPy). A bare DLPack capsule (the
     legacy protocol) is accepted too. The producer is asked to order its pending work
     before the current ndcuda stream."""
+    _check_device(device)
     if isinstance(x, ndarray):
         return (<ndarray>x).copy("K") if copy else x
     if PyCapsule_CheckExact(x):

@@ -396,3 +396,4 @@ def test_an_ndarray_made_without_init_does_not_crash():
         a + 1
     with pytest.raises(ValueError, match="NULL"):
         a.get()
+
