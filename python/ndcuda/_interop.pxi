@@ -302,8 +302,12 @@ cdef ndarray _from_cai(object obj):
 
 
 cdef int _pointer_device(size_t ptr) except -2:
-    # The interface does not say which device holds the memory; ndcuda works on the current
-    # device, which is where CuPy and PyTorch put it unless told otherwise.
+    # The interface does not say which device holds the memory: ask CUDA, and fall back on
+    # the current device (where CuPy and PyTorch allocate unless told otherwise).
+    cdef cudaPointerAttributes attr
+    if cudaPointerGetAttributes(&attr, <const void *>ptr) == 0 and attr.device >= 0:
+        return attr.device
+    cudaGetLastError()
     return _current_device()
 
 

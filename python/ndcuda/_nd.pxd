@@ -519,3 +519,6 @@ cdef extern from "cuda_runtime_api.h" nogil:
     cudaError_t cudaDriverGetVersion(int *version)
     cudaError_t cudaRuntimeGetVersion(int *version)
     cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
+    struct cudaPointerAttributes:
+        int device
+    cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attributes, const void *ptr)
