@@ -268,11 +268,11 @@ cdef object _getitem(ndarray self, object key):
     return _basic_getitem(self, key)
 
 
-def _advanced_getitem(ndarray self, key):
+def _advanced_getitem(ndarray self not None, key):
     raise _NotImplementedError(_ADVANCED_INDEXING_MESSAGE)
 
 
-def _advanced_setitem(ndarray self, key, value):
+def _advanced_setitem(ndarray self not None, key, value):
     raise _NotImplementedError(_ADVANCED_INDEXING_MESSAGE)
 
 
@@ -926,7 +926,7 @@ cdef class ndarray:
         return take(self, indices, axis=axis, out=out, mode=mode)
 
 
-def _iter_rows(ndarray a, int64_t n):
+def _iter_rows(ndarray a not None, int64_t n):
     cdef int64_t i
     for i in range(n):
         yield a[i]

@@ -764,7 +764,7 @@ _UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "amax", "minimum":
 _UFUNC_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 
 
-def _masked_ufunc(ufunc f, args, out, where, casting):
+def _masked_ufunc(ufunc f not None, args, out, where, casting):
     """where=: the result where the mask is true, out's old values elsewhere (NumPy leaves
     them uninitialised when out is not given)."""
     r = f(*args)
@@ -778,7 +778,7 @@ def _masked_ufunc(ufunc f, args, out, where, casting):
     return out
 
 
-def _ufunc_with_casting(ufunc f, args, out, casting):
+def _ufunc_with_casting(ufunc f not None, args, out, casting):
     r = f(*args)
     if not can_cast(r.dtype, out.dtype, casting):
         raise TypeError(f"Cannot cast ufunc '{f.__name__}' output from {r.dtype!r} to "

@@ -202,7 +202,7 @@ cdef class Stream:
         event.record(self)
         return event
 
-    def wait_event(self, Event event):
+    def wait_event(self, Event event not None):
         """Makes this stream wait for the event's last record (no host wait)."""
         _check(nd_stream_wait_event(self._handle(), event._e))
 
@@ -327,7 +327,7 @@ cdef class Event:
         return <size_t>nd_event_cuda(self._e)
 
 
-def get_elapsed_time(Event start_event, Event end_event):
+def get_elapsed_time(Event start_event not None, Event end_event not None):
     """Milliseconds between two completed records of timing events."""
     cdef float ms = 0
     _check(nd_event_elapsed_ms(start_event._e, end_event._e, &ms))

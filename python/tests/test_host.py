@@ -397,3 +397,24 @@ def test_an_ndarray_made_without_init_does_not_crash():
     with pytest.raises(ValueError, match="NULL"):
         a.get()
 
+
+
+def test_none_and_foreign_objects_are_refused_without_crashing():
+    with pytest.raises(TypeError):
+        ndcuda.get_elapsed_time(None, None)
+    with pytest.raises(TypeError):
+        ndcuda.Stream.null.wait_event(None)
+    with pytest.raises(TypeError):
+        ndcuda.Stream.from_external(None)
+    with pytest.raises(TypeError):
+        ndcuda.from_dlpack(object())
+    with pytest.raises(TypeError):
+        ndcuda.from_dlpack(None)
+    with pytest.raises(TypeError):
+        ndcuda.asarray(None)
+    with pytest.raises(TypeError):
+        ndcuda.sum(None)
+    with pytest.raises(TypeError):
+        ndcuda.add(None, 1)
+    with pytest.raises(TypeError):
+        ndcuda.linalg.inv("matrix")
