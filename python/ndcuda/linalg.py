@@ -8,7 +8,7 @@ matrices then give inf/NaN in their slot of the result.
 
 from ndcuda import _core
 from ndcuda._core import (  # noqa: F401
-    LinAlgError, matmul, vecdot, tensordot, outer, matrix_transpose, trace, diagonal,
+    LinAlgError, matmul, vecdot, tensordot, outer, matrix_transpose,
 )
 
 inv = _core.linalg_inv
@@ -48,8 +48,29 @@ def multi_dot(arrays, *, out=None):
     return r
 
 
+def diagonal(x, /, *, offset=0):
+    """The array API's linalg.diagonal: the diagonals of the last two axes (a view)."""
+    return _core.asarray(x).diagonal(offset, -2, -1)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """The array API's linalg.trace: sums of the diagonals of the last two axes."""
+    return _core.trace(x, offset, -2, -1, dtype)
+
+
 def cross(x1, x2, /, *, axis=-1):
-    raise NotImplementedError("cross needs advanced indexing (take) from the C library")
+    """Cross products of 3-vectors along axis (the other axes broadcast), from views of the
+    three components."""
+    a, b = _core.asarray(x1), _core.asarray(x2)
+    if a.ndim == 0 or b.ndim == 0 or a.shape[axis] != 3 or b.shape[axis] != 3:
+        raise ValueError("cross: both arrays must have length 3 along axis "
+                         f"{axis} (shapes {a.shape} and {b.shape})")
+    a = _core.moveaxis(a, axis, -1)
+    b = _core.moveaxis(b, axis, -1)
+    c = [a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
+         a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
+         a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]]
+    return _core.moveaxis(_core.stack(c, -1), -1, axis)
 
 
 def eig(a):

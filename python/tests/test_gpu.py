@@ -592,6 +592,18 @@ def test_linalg_against_numpy(dt):
     same(nd.linalg.pinv(da[0]), np.linalg.pinv(a[0]), rtol=tol * 100)
 
 
+def test_array_api_linalg_helpers():
+    h = host("float64", (2, 4, 3))
+    g = host("float64", (4, 3), seed=5)
+    d = nd.asarray(h)
+    same(nd.linalg.cross(d, nd.asarray(g)), np.cross(h, g), rtol=1e-12)
+    same(nd.linalg.cross(d.mT, nd.asarray(g).T, axis=-2), np.cross(h.swapaxes(-1, -2), g.T, axis=-2), rtol=1e-12)
+    same(nd.linalg.diagonal(d, offset=1), np.diagonal(h, 1, -2, -1))
+    same(nd.linalg.trace(d), np.trace(h, 0, -2, -1))
+    with pytest.raises(ValueError):
+        nd.linalg.cross(d[..., :2], d[..., :2])
+
+
 def test_singular_matrix_raises_linalg_error():
     s = nd.asarray(np.ones((3, 3)))
     with pytest.raises(nd.linalg.LinAlgError) as info:

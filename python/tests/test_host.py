@@ -334,7 +334,8 @@ def test_namespace():
                  "from_dlpack", "asnumpy", "linalg", "random"):
         assert hasattr(ndcuda, name), name
     for name in ("inv", "solve", "det", "slogdet", "cholesky", "qr", "svd", "eigh", "norm",
-                 "pinv", "lstsq", "matrix_rank", "matrix_power", "cond", "LinAlgError"):
+                 "pinv", "lstsq", "matrix_rank", "matrix_power", "cond", "LinAlgError",
+                 "cross", "diagonal", "trace", "vector_norm", "matrix_norm", "svdvals"):
         assert hasattr(ndcuda.linalg, name), name
     for name in ("default_rng", "Generator", "seed", "rand", "randn"):
         assert hasattr(ndcuda.random, name), name
