@@ -4,7 +4,7 @@ set(NDCUDA_SOURCES
   src/status.c
   src/vendor_status.c
   src/version.c
-  src/env.c
+  src/config.c
   src/dtype.c
   src/shape.c
   src/convert.c

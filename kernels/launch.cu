@@ -1,8 +1,6 @@
 /* Device properties cached for launch geometry, and the driver launch of launch.cuh. */
 #include <cuda.h>
 
-#include <stdlib.h>
-#include <string.h>
 
 #include <atomic>
 #include <mutex>
@@ -88,9 +86,6 @@ static void *nd_k_entry(const char *name) {
 
 static void nd_k_find_driver(void) {
   nd_k_cu_stream_capturing = (CUresult(*)(CUstream, CUstreamCaptureStatus *))nd_k_entry("cuStreamIsCapturing");
-  /* ND_DRIVER_LAUNCH=0 (a diagnostic, for comparisons) keeps every launch on the runtime. */
-  const char *env = getenv("ND_DRIVER_LAUNCH");
-  if (env != NULL && strcmp(env, "0") == 0) return;
   nd_k_cu_launch = (nd_cu_launch_fn)nd_k_entry("cuLaunchKernel");
   /* The per-context function handles need all of these; without one, every driver launch
    * takes the context-independent handle. */
@@ -100,9 +95,7 @@ static void nd_k_find_driver(void) {
   nd_k_cu_primary_retain = (CUresult(*)(CUcontext *, CUdevice))nd_k_entry("cuDevicePrimaryCtxRetain");
   nd_k_cu_primary_release = (CUresult(*)(CUdevice))nd_k_entry("cuDevicePrimaryCtxRelease");
   nd_k_cu_kernel_function = (CUresult(*)(CUfunction *, CUkernel))nd_k_entry("cuKernelGetFunction");
-  /* ND_KERNEL_FUNCTION=0 (a diagnostic) keeps the context-independent handles. */
-  env = getenv("ND_KERNEL_FUNCTION");
-  if ((env != NULL && strcmp(env, "0") == 0) || !nd_k_cu_ctx_current || !nd_k_cu_ctx_device ||
+  if (!nd_k_cu_ctx_current || !nd_k_cu_ctx_device ||
       !nd_k_cu_primary_state || !nd_k_cu_primary_retain || !nd_k_cu_primary_release || !nd_k_cu_kernel_function)
     nd_k_cu_ctx_current = NULL;
 }
@@ -164,13 +157,21 @@ static CUfunction nd_k_function(nd_k_kernel *k) {
   return (CUfunction)f;
 }
 
+/* ND__LAUNCH_*: how launches go; only tests change it, to reach the fallbacks. */
+static int nd_k_launch_mode = ND__LAUNCH_DRIVER;
+
+extern "C" int nd__launch_set_mode(int mode) {
+  return __atomic_exchange_n(&nd_k_launch_mode, mode, __ATOMIC_RELAXED);
+}
+
 cudaError_t nd_k_launch_argv(const void *stub, nd_k_kernel *k, dim3 g, dim3 b, size_t smem,
                              cudaStream_t st, void **argv) {
-  if (k != NULL && k->kernel != NULL) {
+  const int mode = __atomic_load_n(&nd_k_launch_mode, __ATOMIC_RELAXED);
+  if (k != NULL && k->kernel != NULL && mode != ND__LAUNCH_RUNTIME) {
     /* The primary context's function first; should it fail (a stream of another context,
      * say), the launch is made again with the context-independent handle, and a failure of
      * that is the launch's error. */
-    CUfunction f = nd_k_function(k);
+    CUfunction f = mode == ND__LAUNCH_DRIVER ? nd_k_function(k) : NULL;
     if (f != NULL) {
       CUresult r = nd_k_cu_launch(f, g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)smem, (CUstream)st, argv, NULL);
       if (r == CUDA_SUCCESS) return cudaSuccess;

@@ -489,7 +489,7 @@ static nd_status nd__solve_lu(const char *fn, nd_stream *s, nd_dtype dt, const n
  * Otherwise (singular or nearly singular input, NaN/inf, a rare bad transform) the whole call
  * runs the partial-pivoting path (nd__solve_lu), so what is reported as singular is decided
  * exactly as before. float32 input is solved in float64 and rounded. Unchecked mode, which may
- * not wait, always takes the partial-pivoting path. ND_SOLVE_RBT=0 turns this path off. */
+ * not wait, always takes the partial-pivoting path. ND_SOLVE_RBT=0 (src/config.h) turns this path off. */
 #define ND__RBT_MIN_N 129 /* the orders below go to the on-chip kernels (inverse, then a product) */
 
 static _Thread_local int64_t nd__rbt_counts[2]; /* accepted, sent to partial pivoting */
@@ -500,7 +500,7 @@ int64_t nd__solve_rbt_count(int fell_back) { return nd__rbt_counts[fell_back != 
  * 16 (the triangular solves' grid). */
 static int nd__solve_rbt_ok(nd_dtype dt, int64_t n, int64_t k) {
   return (dt == ND_FLOAT32 || dt == ND_FLOAT64) && n >= ND__RBT_MIN_N && n <= 46336 && k <= 65535 * 16 &&
-         nd__env_flag("ND_SOLVE_RBT", 1);
+         nd__config_flag(ND__CFG_SOLVE_RBT);
 }
 
 static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_plan *p, const nd_array *av,

@@ -1,6 +1,6 @@
 /* Batched Gauss-Jordan for medium matrices (32 < n <= 128: inverse, det, slogdet), and the
  * inverse of float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp per matrix at TN = 32 (k_gjw)
- * on devices without float64 tensor cores (or with ND_INV_TC=0; warp_gj.cu otherwise).
+ * on devices without float64 tensor cores (or in tests with nd__linalg_set_inv_tc(0); warp_gj.cu otherwise).
  *
  * Algorithm. The in-place Gauss-Jordan of small_gj.cu (implicit row pivoting: rows never
  * move; the pivot of step k is the unused row with the largest |a[r][k]|, ties to the lowest

@@ -22,16 +22,6 @@ int nd_linalg_set_checked(int checked) {
 
 int nd_linalg_get_checked(void) { return nd__checked_set ? nd__checked_val : 1; }
 
-static int nd__tf32_default(void) {
-  static int cached = -1;
-  int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-  if (v < 0) {
-    v = nd__env_flag("ND_TF32", 0);
-    __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-  }
-  return v;
-}
-
 int nd_linalg_set_tf32(int on) {
   int prev = nd_linalg_get_tf32();
   if (on < 0) {
@@ -43,7 +33,7 @@ int nd_linalg_set_tf32(int on) {
   return prev;
 }
 
-int nd_linalg_get_tf32(void) { return nd__tf32_set ? nd__tf32_val : nd__tf32_default(); }
+int nd_linalg_get_tf32(void) { return nd__tf32_set ? nd__tf32_val : nd__config_flag(ND__CFG_TF32); }
 
 nd_status nd__linalg_flags(const char *fn, unsigned flags, int *checked, int *tf32) {
   const unsigned known = ND_LINALG_CHECKED | ND_LINALG_UNCHECKED | ND_LINALG_TF32;

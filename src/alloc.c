@@ -10,7 +10,6 @@
  * stream when it was freed. Blocks are not cached while a stream is being captured into a
  * graph (their memory may belong to the graph). bytes_in_use counts what live buffers hold;
  * the optional limit caps it. */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <pthread.h>
@@ -53,29 +52,6 @@ typedef struct nd__device_pool {
 static nd__device_pool nd__pools[ND__MAX_DEVICES];
 static pthread_mutex_t nd__pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Parses ND_GPU_MEMORY_LIMIT: "1073741824", "512M", "2G", "50%". 0 means unset or invalid
- * (an invalid value is ignored rather than failing every allocation; the limit is a safety
- * net, and an unparsable one cannot be honoured). */
-static int64_t nd__parse_limit(const char *v, int64_t total) {
-  if (v == NULL || *v == '\0') return 0;
-  char *end = NULL;
-  double x = strtod(v, &end);
-  if (end == v || !(x > 0)) return 0;
-  while (isspace((unsigned char)*end)) end++;
-  double mult = 1;
-  switch (toupper((unsigned char)*end)) {
-    case '%': return (int64_t)(x / 100.0 * (double)total);
-    case 'K': mult = 1024.0; break;
-    case 'M': mult = 1024.0 * 1024; break;
-    case 'G': mult = 1024.0 * 1024 * 1024; break;
-    case 'T': mult = 1024.0 * 1024 * 1024 * 1024; break;
-    case '\0': break;
-    default: return 0;
-  }
-  double bytes = x * mult;
-  return bytes >= 9.2e18 ? INT64_MAX : (int64_t)bytes;
-}
-
 static nd_status nd__pool_get(const char *fn, int device, nd__device_pool **out) {
   if (device < 0 || device >= ND__MAX_DEVICES)
     return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: device %d out of range", fn, device);
@@ -115,7 +91,7 @@ static nd_status nd__pool_get(const char *fn, int device, nd__device_pool **out)
     if (cur >= 0 && cur != device) (void)cudaSetDevice(cur);
     if (st == ND_OK) {
       p->total_memory = (int64_t)total_b;
-      p->limit = nd__parse_limit(getenv("ND_GPU_MEMORY_LIMIT"), p->total_memory);
+      p->limit = nd__config_size(ND__CFG_GPU_MEMORY_LIMIT, p->total_memory);
       __atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
     } else {
       st = nd__error_context(st, fn);

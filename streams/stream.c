@@ -145,16 +145,12 @@ nd_stream *nd_stream_per_thread(void) {
   return nd__per_thread_for(d);
 }
 
-static int nd__default_per_thread = -1;
-
 nd_stream *nd__stream_current_for(int device) {
   nd__thread_state *ts = nd__ts;
   if (ts != NULL)
     for (int i = ts->depth - 1; i >= 0; i--)
       if (ts->stack_device[i] == device) return ts->stack[i];
-  if (ND__UNLIKELY(nd__default_per_thread < 0))
-    nd__default_per_thread = nd__env_flag("ND_PER_THREAD_DEFAULT_STREAM", 0);
-  return nd__default_per_thread ? nd__per_thread_for(device) : nd__null_for(device);
+  return nd__config_flag(ND__CFG_PER_THREAD_DEFAULT_STREAM) ? nd__per_thread_for(device) : nd__null_for(device);
 }
 
 nd_stream *nd_stream_current(void) {

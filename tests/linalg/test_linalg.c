@@ -4,7 +4,6 @@
  * (offset slices, transposed, negative strides, broadcast batches), zero sizes, singular and
  * indefinite input in checked and unchecked mode, NaN input, bad arguments, the SEEDS report 5
  * scenario across streams, graph capture and several threads. Exits 77 without a GPU. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <complex.h>
 #include <math.h>
 #include <pthread.h>
@@ -255,12 +254,12 @@ START_TEST(test_inv_large_batch) {
   ck_assert_int_eq(cudaGetDevice(&dev), cudaSuccess);
   ck_assert_int_eq(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
   ck_assert_int_eq(nd_lk_inv_tc_ok(ND_FLOAT64, 32), major >= 8);
-  setenv("ND_INV_TC", "0", 1);
+  ck_assert_int_eq(nd__linalg_set_inv_tc(0), 1);
   ck_assert_int_eq(nd_lk_inv_tc_ok(ND_FLOAT64, 32), 0);
   check_inv(ND_FLOAT64, 1, &b, 32);
   b = 37;
   check_inv(ND_FLOAT64, 1, &b, 20);
-  unsetenv("ND_INV_TC");
+  ck_assert_int_eq(nd__linalg_set_inv_tc(1), 0);
   b = 50;
   check_inv(ND_FLOAT32, 1, &b, 128);
 }
@@ -631,14 +630,14 @@ START_TEST(test_solve_randomised) {
     double e = solve_large(a, b, 1, 1, n, k, ND_FLOAT64);
     ck_assert_msg(e < 8 * eps, "uniform 512: backward error %g", e);
     /* the partial-pivoting path on the same system, for comparison */
-    setenv("ND_SOLVE_RBT", "0", 1);
+    nd__config_override(ND__CFG_SOLVE_RBT, "0");
     nd_array *x = NULL;
     const int64_t acc0 = nd__solve_rbt_count(0), fb0 = nd__solve_rbt_count(1);
     ND_ASSERT_OK(nd_linalg_solve(a, b, &x));
     ck_assert(nd__solve_rbt_count(0) == acc0 && nd__solve_rbt_count(1) == fb0);
     double e2 = solve_berr(a, x, b, 1, n, k);
     ck_assert_msg(e2 < 64 * eps, "uniform 512, partial pivoting: backward error %g", e2);
-    unsetenv("ND_SOLVE_RBT");
+    nd__config_override(ND__CFG_SOLVE_RBT, NULL);
     nd_array_release(x);
     /* unchecked mode never waits, so it takes partial pivoting (and does not count) */
     ND_ASSERT_OK(nd_linalg_solve_ex(a, b, ND_LINALG_UNCHECKED, &x, NULL));
@@ -748,10 +747,10 @@ START_TEST(test_solve_randomised) {
     /* two equal rows: whether partial pivoting meets an exactly zero pivot depends on the order
      * of its sums; the status must be the one it gives with the randomised path off */
     s = singular_batch(ND_FLOAT64, 1, n, 0, 0);
-    setenv("ND_SOLVE_RBT", "0", 1);
+    nd__config_override(ND__CFG_SOLVE_RBT, "0");
     x = NULL;
     nd_status want = nd_linalg_solve(s, b, &x);
-    unsetenv("ND_SOLVE_RBT");
+    nd__config_override(ND__CFG_SOLVE_RBT, NULL);
     nd_array_release(x);
     x = NULL;
     const int64_t fb1 = nd__solve_rbt_count(1);

@@ -129,7 +129,7 @@ START_TEST(test_flags_and_settings) {
   ck_assert_int_eq(nd_linalg_get_checked(), 1); /* documented default */
   ND_ASSERT_OK(nd__linalg_flags("f", 0, &checked, &tf32));
   ck_assert_int_eq(checked, 1);
-  ck_assert_int_eq(tf32, getenv("ND_TF32") && atoi(getenv("ND_TF32")) ? 1 : 0);
+  ck_assert_int_eq(tf32, nd__config_flag(ND__CFG_TF32));
   ck_assert_int_eq(nd_linalg_set_checked(0), 1);
   ck_assert_int_eq(nd_linalg_get_checked(), 0);
   ND_ASSERT_OK(nd__linalg_flags("f", 0, &checked, NULL));
