@@ -5,6 +5,7 @@ set(NDCUDA_SOURCES
   src/vendor_status.c
   src/version.c
   src/config.c
+  src/device.c
   src/dtype.c
   src/shape.c
   src/convert.c

@@ -15,15 +15,16 @@
 #include <utility>
 
 #include "kernels/kernel_types.h"
+#include "src/device.h"
 #include "src/internal.h"
 
 #define ND_K_THREADS 256
 #define ND_K_BLOCKS_PER_SM 8
 
-/* Number of multiprocessors of the current device, cached per device. */
-int nd_k_sm_count(void);
-/* Compute capability major of the current device, cached per device; 0 if it cannot be read. */
-int nd_k_cc_major(void);
+/* The current device's multiprocessor count and compute capability major, from the device
+ * module (src/device.h), which caches them per device. */
+static inline int nd_k_sm_count(void) { return nd__device_sm_count(); }
+static inline int nd_k_cc_major(void) { return nd__device_cc_major(); }
 
 /* A 1-d grid of `blocks` blocks, clamped to the grid's x limit (2^31 - 1); kernels launched with
  * it loop over the work beyond the limit. */
@@ -69,6 +70,7 @@ __device__ __forceinline__ int64_t nd_k_offset1(int64_t i, const nd_kloop &L, co
   if (L.ndim > 0) oa += i * sa[0];
   return oa;
 }
+
 
 /* Reports a failed launch (bad configuration, no kernel image for this device) as a status. */
 #define ND_K_LAUNCHED() ND_CUDA(cudaGetLastError())
@@ -140,7 +142,7 @@ template <auto K>
 inline nd_status nd_k_smem_once(size_t bytes, bool prefer_shared) {
   static std::atomic<unsigned> done{0};
   int dev = 0;
-  ND_TRY(ND_CUDA((cudaError_t)nd_k_device(&dev)));
+  ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
   if (dev < 32 && (done.load(std::memory_order_acquire) >> dev & 1u)) return ND_OK;
   if (bytes > 48 * 1024)
     ND_TRY(ND_CUDA(cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)));

@@ -538,7 +538,7 @@ nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st, int flags, int policy
   /* the opt-in for blocks above 48 KiB (at most the n = NM size) and the largest carveout */
   ND_TRY((nd_k_smem_once<k_gj_small<T, NM, RPT, MINB, PW, DETM, GATE>>(nd_gj_smem<T, NM, RPT>(NM), true)));
   int dev = 0;
-  ND_TRY(ND_CUDA((cudaError_t)nd_k_device(&dev)));
+  ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
   const int64_t per_block = (int64_t)ND_GJ_WPB * M;
   int64_t want = (p->batch + per_block - 1) / per_block;
   int64_t cap = (int64_t)nd_k_sm_count() * 64;

@@ -19,8 +19,8 @@
 #include <cuda_runtime_api.h>
 
 #include "src/buffer.h"
+#include "src/device.h"
 
-#define ND__MAX_DEVICES 64
 
 /* Size classes: 512 bytes, then four classes per power of two (2^k * 1.25, 1.5, 1.75, 2),
  * so a block is at most 25% larger than asked. Blocks above ND__CACHE_MAX_BLOCK go straight
@@ -154,7 +154,7 @@ static int nd__capturing(nd_stream *s) {
   /* The legacy null stream cannot be captured (CUDA refuses to begin a capture on it), which
    * spares the most common case the query (some 60 ns, paid twice per temporary). */
   if (s->kind == ND__STREAM_LEGACY) return 0;
-  return nd_k_stream_capturing(s->cu) != 0; /* unknown (-1): be safe */
+  return nd__stream_capturing(s->cu) != 0; /* unknown (-1): be safe */
 }
 
 /* Takes a block of class cls last used on s, or returns NULL. */
@@ -263,7 +263,7 @@ nd_status nd__buffer_alloc(const char *fn, int device, nd_stream *s, int64_t nby
        * blocks of the wrong sizes: let pending frees finish (unless the stream is being
        * captured, where that is not allowed), hand the cache back, and try once more. */
       (void)cudaGetLastError();
-      if (nd_k_stream_capturing(s->cu) <= 0) { /* not captured, or not known to be */
+      if (nd__stream_capturing(s->cu) <= 0) { /* not captured, or not known to be */
         (void)cudaDeviceSynchronize();
         nd__cache_flush(p, NULL);
       }

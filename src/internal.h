@@ -98,15 +98,6 @@ static inline nd_status nd__vendor_check_(nd__vendor_fn fn, int err, const char 
 /* The array dtype of a weak kind as np.asarray makes it: int64, float64, complex128. */
 nd_dtype nd__weak_default(nd_dtype weak);
 
-/* cudaGetDevice without the runtime call when the process sees one device (kernels/launch.cu);
- * returns the cudaError_t as an int. */
-int nd_k_device(int *device);
-
-/* Whether stream (a cudaStream_t) is being captured: 1, 0, or -1 when that cannot be told.
- * The driver's query through its entry point (some 25 ns against 65 for the runtime's on an
- * H100 host), else the runtime's (kernels/launch.cu). */
-int nd_k_stream_capturing(void *stream);
-
 /* Test hook: how kernels launched through nd_k_go go (kernels/launch.cu). ND__LAUNCH_DRIVER,
  * the default, is the driver's cuLaunchKernel with the primary context's function handle;
  * ND__LAUNCH_DRIVER_KERNEL the driver with the context-independent handle only (the path of a

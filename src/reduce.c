@@ -6,25 +6,10 @@
 #include <cuda_runtime_api.h>
 
 #include "src/convert.h"
+#include "src/device.h"
 #include "src/reduce_internal.h"
 
 /* ---- shared machinery ----------------------------------------------------------------------- */
-
-#define ND__SM_DEVICES 64
-static int nd__sms[ND__SM_DEVICES];
-
-int nd__sm_count(int device) {
-  if (device < 0 || device >= ND__SM_DEVICES) return 132;
-  if (nd__sms[device] == 0) {
-    int n = 0;
-    if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || n <= 0) {
-      (void)cudaGetLastError();
-      n = 132;
-    }
-    nd__sms[device] = n;
-  }
-  return nd__sms[device];
-}
 
 nd_status nd__reduce_run(const char *fn, const nd_array *a, const nd__raxes *rs,
                          const nd__rpass *ps, nd_array *dst) {
@@ -44,8 +29,10 @@ nd_status nd__reduce_run(const char *fn, const nd_array *a, const nd__raxes *rs,
   nd_kreduce p;
   memset(&p, 0, sizeof p);
   const int64_t isz = (int64_t)nd_dtype_itemsize(a->dtype);
+  /* An unreadable device plans for one multiprocessor; the launch then reports its error. */
+  const nd__device_props *dp = nd__device_props_of(s->device);
   int64_t flip = nd__reduce_plan(a->ndim, a->shape, a->strides, rs->mask, kept, ps->ordered, isz,
-                                 nd__sm_count(s->device), &p);
+                                 dp != NULL ? dp->sm_count : 1, &p);
   p.in = (const char *)a->buf->ptr + a->offset + flip;
   p.in_dtype = (int)a->dtype;
   p.via_dtype = ps->via;

@@ -9,9 +9,6 @@
 extern "C" {
 #endif
 
-/* Number of multiprocessors of a device, cached (132 if the query fails). */
-int nd__sm_count(int device);
-
 /* One kernel pass of a reduction (see kernels/reduce.h for op/acc/flags). */
 typedef struct nd__rpass {
   int op, acc, flags;

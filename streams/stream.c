@@ -10,9 +10,9 @@
 #include <cuda_runtime_api.h>
 
 #include "src/buffer.h"
+#include "src/device.h"
 #include "streams/stream_internal.h"
 
-#define ND__MAX_DEVICES 64
 #define ND__STACK_MAX 64
 
 /* ---- the CUDA binding ------------------------------------------------------------------ */
@@ -34,23 +34,6 @@ const nd__sync_binding *nd__cuda_sync_binding(void) { return &nd__cuda_binding; 
 /* Installs the CUDA binding unless a test installed another one first. */
 static void nd__binding_default(void) {
   if (nd__binding == NULL) nd__set_sync_binding(&nd__cuda_binding);
-}
-
-/* ---- devices --------------------------------------------------------------------------- */
-
-nd_status nd__device_current(const char *fn, int *device) {
-  int d = -1;
-  cudaError_t e = (cudaError_t)nd_k_device(&d);
-  if (e != cudaSuccess || d < 0) {
-    (void)cudaGetLastError();
-    return nd__error(ND_ERR_NO_DEVICE, "%s: no CUDA device is available (%s)", fn,
-                     cudaGetErrorString(e));
-  }
-  if (d >= ND__MAX_DEVICES)
-    return nd__error(ND_ERR_NOT_IMPLEMENTED, "%s: device %d is beyond the %d devices ndcuda "
-                     "supports", fn, d, ND__MAX_DEVICES);
-  *device = d;
-  return ND_OK;
 }
 
 /* Creates a stream object around cu for the current device with a fresh hand-off event. */

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "src/device.h"
 #include "src/internal.h"
 #include "ndcuda/stream.h"
 
@@ -96,8 +97,6 @@ nd_status nd__stream_host_wait(nd_stream *producer, uint64_t seq);
  * per-thread stream). */
 int nd__stream_usable_here(const nd_stream *s);
 
-/* The current device, or ND_ERR_NO_DEVICE naming fn. */
-nd_status nd__device_current(const char *fn, int *device);
 
 /* The calling thread's current stream for a device (NULL only if creating the default
  * stream's handle failed). */
