@@ -6,6 +6,8 @@
 
 #include "kernels/launch.cuh"
 
+thread_local cudaError_t nd_k_failed = cudaSuccess;
+
 /* Device d's primary context, once a launch has met it current (NULL until then). */
 static std::atomic<CUcontext> nd_k_primary[ND_K_FN_DEVICES];
 

@@ -177,7 +177,7 @@ const int nd_isz[14] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
 extern "C" nd_status nd_k_binary(int op, const nd_kloop *L, const nd_koperand *d, const nd_koperand *a,
                                  const nd_koperand *b, void *stream) {
   if (L->count == 0) return ND_OK;
-  k_binary<<<nd_k_blocks(L->count, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(op, *L, *d, *a, *b);
+  nd_k_launch<k_binary>(nd_k_blocks(L->count, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream, op, *L, *d, *a, *b);
   return ND_K_LAUNCHED();
 }
 
@@ -187,7 +187,7 @@ extern "C" nd_status nd_k_quantile(const nd_kquantile *P, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   unsigned blocks = nd_k_blocks(total, ND_K_THREADS);
   const int isz = nd_isz[P->dtype];
-  if (P->res_dtype == ND_FLOAT64) k_quantile<double><<<blocks, ND_K_THREADS, 0, st>>>(*P, isz);
-  else k_quantile<float><<<blocks, ND_K_THREADS, 0, st>>>(*P, isz);
+  if (P->res_dtype == ND_FLOAT64) nd_k_launch<k_quantile<double>>(blocks, ND_K_THREADS, 0, st, *P, isz);
+  else nd_k_launch<k_quantile<float>>(blocks, ND_K_THREADS, 0, st, *P, isz);
   return ND_K_LAUNCHED();
 }

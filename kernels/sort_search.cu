@@ -162,7 +162,7 @@ unsigned blocks_for(int64_t n) { return nd_k_blocks(n, ND_K_THREADS); }
 extern "C" nd_status nd_k_nonzero_flags(const nd_kloop *L, const nd_koperand *a, uint64_t *flags,
                                         void *stream) {
   if (L->count == 0) return ND_OK;
-  k_nonzero_flags<<<blocks_for(L->count), ND_K_THREADS, 0, (cudaStream_t)stream>>>(*L, *a, flags);
+  nd_k_launch<k_nonzero_flags>(blocks_for(L->count), ND_K_THREADS, 0, (cudaStream_t)stream, *L, *a, flags);
   return ND_K_LAUNCHED();
 }
 
@@ -173,7 +173,7 @@ extern "C" nd_status nd_k_nonzero_scatter(const uint64_t *scan, int64_t count, i
   Shape sh;
   sh.ndim = ndim;
   for (int d = 0; d < ndim; d++) sh.s[d] = shape[d];
-  k_nonzero_scatter<<<blocks_for(count), ND_K_THREADS, 0, (cudaStream_t)stream>>>(scan, count, sh, out, total);
+  nd_k_launch<k_nonzero_scatter>(blocks_for(count), ND_K_THREADS, 0, (cudaStream_t)stream, scan, count, sh, out, total);
   return ND_K_LAUNCHED();
 }
 
@@ -181,16 +181,14 @@ extern "C" nd_status nd_k_searchsorted(const char *a, int adtype, int64_t a_stri
                                        const nd_kloop *L, const nd_koperand *out,
                                        const nd_koperand *v, int right, void *stream) {
   if (L->count == 0) return ND_OK;
-  k_searchsorted<<<blocks_for(L->count), ND_K_THREADS, 0, (cudaStream_t)stream>>>(
-      a, adtype, a_stride, na, *L, *out, *v, right);
+  nd_k_launch<k_searchsorted>(blocks_for(L->count), ND_K_THREADS, 0, (cudaStream_t)stream, a, adtype, a_stride, na, *L, *out, *v, right);
   return ND_K_LAUNCHED();
 }
 
 extern "C" nd_status nd_k_isin(const nd_kloop *L, const nd_koperand *out, const nd_koperand *x,
                                const char *sorted, int tdtype, int64_t nt, int invert, void *stream) {
   if (L->count == 0) return ND_OK;
-  k_isin<<<blocks_for(L->count), ND_K_THREADS, 0, (cudaStream_t)stream>>>(
-      *L, *out, *x, sorted, tdtype, nd_isz[tdtype], nt, invert);
+  nd_k_launch<k_isin>(blocks_for(L->count), ND_K_THREADS, 0, (cudaStream_t)stream, *L, *out, *x, sorted, tdtype, nd_isz[tdtype], nt, invert);
   return ND_K_LAUNCHED();
 }
 
@@ -204,8 +202,8 @@ extern "C" nd_status nd_k_histogram(const nd_kloop *L, const nd_koperand *x, con
   cudaStream_t st = (cudaStream_t)stream;
   unsigned blocks = blocks_for(L->count);
   if (edge_dtype == ND_FLOAT64 || as_bincount)
-    k_hist<double><<<blocks, ND_K_THREADS, 0, st>>>(*L, *x, wo, w != NULL, edges, edge_dtype, bins, as_bincount, hist);
+    nd_k_launch<k_hist<double>>(blocks, ND_K_THREADS, 0, st, *L, *x, wo, w != NULL, edges, edge_dtype, bins, as_bincount, hist);
   else
-    k_hist<float><<<blocks, ND_K_THREADS, 0, st>>>(*L, *x, wo, w != NULL, edges, edge_dtype, bins, as_bincount, hist);
+    nd_k_launch<k_hist<float>>(blocks, ND_K_THREADS, 0, st, *L, *x, wo, w != NULL, edges, edge_dtype, bins, as_bincount, hist);
   return ND_K_LAUNCHED();
 }

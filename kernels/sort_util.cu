@@ -226,7 +226,7 @@ unsigned blocks_for(int64_t n) { return nd_k_blocks(n, ND_K_THREADS); }
 
 extern "C" nd_status nd_k_sort_canon(int dtype, const void *src, void *dst, int64_t n, void *stream) {
   if (n == 0) return ND_OK;
-  k_canon<<<blocks_for(n), ND_K_THREADS, 0, (cudaStream_t)stream>>>(dtype, (const char *)src, (char *)dst, n);
+  nd_k_launch<k_canon>(blocks_for(n), ND_K_THREADS, 0, (cudaStream_t)stream, dtype, (const char *)src, (char *)dst, n);
   return ND_K_LAUNCHED();
 }
 
@@ -242,10 +242,10 @@ extern "C" nd_status nd_k_sort_nanfix(int dtype, void *keys, void *scratch, int6
   const size_t keybytes = (size_t)n * (size_t)nd_isz[dtype];
   int64_t *flag = (int64_t *)((char *)scratch + (keybytes + 15) / 16 * 16);
   cudaStream_t st = (cudaStream_t)stream;
-  k_nanfix_rotate<<<blocks_for(n), ND_K_THREADS, 0, st>>>(dtype, (const char *)keys, (char *)scratch, n, flag);
+  nd_k_launch<k_nanfix_rotate>(blocks_for(n), ND_K_THREADS, 0, st, dtype, (const char *)keys, (char *)scratch, n, flag);
   nd_status s = ND_K_LAUNCHED();
   if (s != ND_OK) return s;
-  k_nanfix_copy<<<blocks_for(n), ND_K_THREADS, 0, st>>>(dtype, (char *)keys, (const char *)scratch, n, flag);
+  nd_k_launch<k_nanfix_copy>(blocks_for(n), ND_K_THREADS, 0, st, dtype, (char *)keys, (const char *)scratch, n, flag);
   return ND_K_LAUNCHED();
 }
 
@@ -253,15 +253,14 @@ extern "C" nd_status nd_k_sort_prep(const nd_kloop *L, const nd_koperand *src, i
                                     void *keys, int kbytes, int64_t *idx, int idx_in_row, void *vals,
                                     void *stream) {
   if (L->count == 0) return ND_OK;
-  k_prep<<<blocks_for(L->count), ND_K_THREADS, 0, (cudaStream_t)stream>>>(
-      *L, *src, n, composite, keys, kbytes, idx, idx_in_row, (char *)vals, nd_isz[src->dtype]);
+  nd_k_launch<k_prep>(blocks_for(L->count), ND_K_THREADS, 0, (cudaStream_t)stream, *L, *src, n, composite, keys, kbytes, idx, idx_in_row, (char *)vals, nd_isz[src->dtype]);
   return ND_K_LAUNCHED();
 }
 
 extern "C" nd_status nd_k_sort_row_keys(const int64_t *idx, uint64_t *keys, int64_t total, int64_t n,
                                         void *stream) {
   if (total == 0) return ND_OK;
-  k_row_keys<<<blocks_for(total), ND_K_THREADS, 0, (cudaStream_t)stream>>>(idx, keys, total, n);
+  nd_k_launch<k_row_keys>(blocks_for(total), ND_K_THREADS, 0, (cudaStream_t)stream, idx, keys, total, n);
   return ND_K_LAUNCHED();
 }
 
@@ -275,15 +274,14 @@ extern "C" nd_status nd_k_sort_emit(int mode, const nd_kloop *dloop, const nd_ko
   memset(&so, 0, sizeof so);
   if (sloop) ls = *sloop;
   if (src) so = *src;
-  k_emit<<<blocks_for(dloop->count), ND_K_THREADS, 0, (cudaStream_t)stream>>>(
-      mode, *dloop, *dst, (const char *)bits, vbytes, idx, n, ls, so, src ? nd_isz[src->dtype] : 1);
+  nd_k_launch<k_emit>(blocks_for(dloop->count), ND_K_THREADS, 0, (cudaStream_t)stream, mode, *dloop, *dst, (const char *)bits, vbytes, idx, n, ls, so, src ? nd_isz[src->dtype] : 1);
   return ND_K_LAUNCHED();
 }
 
 extern "C" nd_status nd_k_unique_flags(const void *keys, int kbytes, int64_t n, uint64_t *flags,
                                        void *stream) {
   if (n == 0) return ND_OK;
-  k_unique_flags<<<blocks_for(n), ND_K_THREADS, 0, (cudaStream_t)stream>>>(keys, kbytes, n, flags);
+  nd_k_launch<k_unique_flags>(blocks_for(n), ND_K_THREADS, 0, (cudaStream_t)stream, keys, kbytes, n, flags);
   return ND_K_LAUNCHED();
 }
 
@@ -292,14 +290,13 @@ extern "C" nd_status nd_k_unique_scatter(const uint64_t *scan, const int64_t *pe
                                          int64_t *first, int64_t *inverse, int64_t *start,
                                          void *stream) {
   if (n == 0) return ND_OK;
-  k_unique_scatter<<<blocks_for(n), ND_K_THREADS, 0, (cudaStream_t)stream>>>(
-      scan, perm, n, *sloop, *src, nd_isz[src->dtype], values, first, inverse, start);
+  nd_k_launch<k_unique_scatter>(blocks_for(n), ND_K_THREADS, 0, (cudaStream_t)stream, scan, perm, n, *sloop, *src, nd_isz[src->dtype], values, first, inverse, start);
   return ND_K_LAUNCHED();
 }
 
 extern "C" nd_status nd_k_unique_counts(const int64_t *start, int64_t groups, int64_t n,
                                         int64_t *counts, void *stream) {
   if (groups == 0) return ND_OK;
-  k_unique_counts<<<blocks_for(groups), ND_K_THREADS, 0, (cudaStream_t)stream>>>(start, groups, n, counts);
+  nd_k_launch<k_unique_counts>(blocks_for(groups), ND_K_THREADS, 0, (cudaStream_t)stream, start, groups, n, counts);
   return ND_K_LAUNCHED();
 }

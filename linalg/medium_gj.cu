@@ -646,7 +646,7 @@ template <typename T, int TN, int RT, int CT, int B, int MINB, bool STASH>
 nd_status nd_gjb_launch_sync(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = nd_gjb_smem<T, TN, B, 1>();
   ND_TRY((nd_k_smem_once<k_gjb_sync<T, TN, RT, CT, B, MINB, STASH>>(smem, false)));
-  k_gjb_sync<T, TN, RT, CT, B, MINB, STASH><<<(unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / CT), smem, st>>>(*p);
+  nd_k_launch<k_gjb_sync<T, TN, RT, CT, B, MINB, STASH>>((unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / CT), smem, st, *p);
   return ND_K_LAUNCHED();
 }
 
@@ -654,7 +654,7 @@ template <typename T, int TN, int RT, int MINB>
 nd_status nd_gjb_launch_la(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = nd_gjb_smem<T, TN, RT, 2>() + TN * sizeof(int); /* the second step map */
   ND_TRY((nd_k_smem_once<k_gjb_la<T, TN, RT, MINB>>(smem, false)));
-  k_gjb_la<T, TN, RT, MINB><<<(unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / RT) + 32, smem, st>>>(*p);
+  nd_k_launch<k_gjb_la<T, TN, RT, MINB>>((unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / RT) + 32, smem, st, *p);
   return ND_K_LAUNCHED();
 }
 
@@ -665,7 +665,7 @@ nd_status nd_gjw_launch(const nd_lk_gj *p, cudaStream_t st) {
   /* one matrix per warp (H100, float32: 20000 / 40000 matrices in 130.6 / 246.3 us against
    * 134.8 / 259.0 with the grid capped at 64 blocks per SM, 10000 within 0.5%); the kernel's loop
    * covers batches beyond the grid's limit */
-  k_gjw<T, RT, CT, B, WPB, MINB><<<nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st>>>(*p);
+  nd_k_launch<k_gjw<T, RT, CT, B, WPB, MINB>>(nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st, *p);
   return ND_K_LAUNCHED();
 }
 

@@ -271,6 +271,6 @@ extern "C" nd_status nd_lk_inv_rows(const nd_lk_gj *p, void *stream) {
   ND_TRY((nd_k_smem_once<k_inv_rows>(smem, true)));
   const int resident = nd_k_sm_count() * ND_ROW_MINB;
   const int stagger = nd_stagger_for(p->batch, resident, ND_ROW_STAGGER_NS);
-  k_inv_rows<<<nd_k_grid_x(p->batch), 32, smem, (cudaStream_t)stream>>>(*p, resident, stagger);
+  nd_k_launch<k_inv_rows>(nd_k_grid_x(p->batch), 32, smem, (cudaStream_t)stream, *p, resident, stagger);
   return ND_K_LAUNCHED();
 }

@@ -560,7 +560,7 @@ nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st, int flags, int policy
   }
   if (want > cap) want = cap;
   if (want < 1) want = 1;
-  kern<<<(unsigned)want, ND_GJ_WPB * 32, smem, st>>>(*p, flags);
+  nd_k_launch<k_gj_small<T, NM, RPT, MINB, PW, DETM, GATE>>((unsigned)want, ND_GJ_WPB * 32, smem, st, *p, flags);
   return ND_K_LAUNCHED();
 }
 

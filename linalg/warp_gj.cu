@@ -362,8 +362,8 @@ nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
   const int resident = nd_k_sm_count() * MINB * ND_GJT_WPB;
   const int64_t ahead = resident / ND_GJT_AHEAD;
   const int stagger = nd_stagger_for(p->batch, resident, ND_GJT_STAGGER_NS);
-  k_gjt<MINB><<<nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st>>>(*p, ahead,
-                                                                                                     resident, stagger);
+  nd_k_launch<k_gjt<MINB>>(nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st, *p,
+                           ahead, resident, stagger);
   return ND_K_LAUNCHED();
 }
 
