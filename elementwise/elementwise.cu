@@ -4,7 +4,7 @@
  * and _misc.cu, which compile in parallel). */
 #include <mutex>
 
-#include "kernels/elementwise.cuh"
+#include "elementwise/elementwise.cuh"
 
 namespace ndk {
 

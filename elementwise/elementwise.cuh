@@ -1,5 +1,5 @@
 /* The one elementwise mechanism: device types, the three kernel paths and the instance
- * launcher, shared by the op-family files kernels/elementwise_*.cu.
+ * launcher, shared by the op-family files elementwise/elementwise_*.cu.
  *
  * An operation is a functor type Op with
  *   typedef R, A0, A1, A2;      result and input element types (device storage types)
@@ -48,7 +48,7 @@
 #include <type_traits>
 
 #include "kernels/cspecial.cuh"
-#include "kernels/elementwise.h"
+#include "elementwise/elementwise.h"
 #include "kernels/launch.cuh"
 
 namespace ndk {

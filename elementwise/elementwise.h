@@ -1,6 +1,6 @@
-/* Launcher for every elementwise operation (kernels/elementwise*.cu).
+/* Launcher for every elementwise operation (elementwise/elementwise*.cu).
  *
- * The host (src/ufunc*.c) has already resolved the loop: every array input has been converted
+ * The host (elementwise/ufunc*.c) has already resolved the loop: every array input has been converted
  * to the dtype the kernel instance expects, shapes broadcast (stride 0), dimensions permuted so
  * that the output's smallest stride is last and collapsed (nd__collapse_dims). The launcher
  * picks a path from the collapsed geometry (see elementwise.cuh) and launches one kernel on

@@ -6,7 +6,7 @@
  * MIN // -1 gives MIN, as NumPy. Floating floor_divide and remainder follow NumPy's
  * npy_divmod exactly (fmod, then the Python sign convention, then snapping the quotient). */
 #include "kernels/convert.cuh"
-#include "kernels/elementwise.cuh"
+#include "elementwise/elementwise.cuh"
 
 namespace ndk {
 namespace {

@@ -11,7 +11,7 @@
  * arguments beyond about 1e300 (float: 1e36) except in sqrt. At infinite and NaN arguments
  * the trigonometric and hyperbolic functions and their inverses give the C library's values
  * (kernels/cspecial.cuh), which NumPy returns. */
-#include "kernels/elementwise.cuh"
+#include "elementwise/elementwise.cuh"
 
 namespace ndk {
 namespace {

@@ -7,7 +7,7 @@
  * comparison for the opposite order. Logical functions read any nonzero value (NaN
  * included) as true. Shifts by a negative count or by at least the width give 0, or -1 for
  * a right shift of a negative value (NumPy's npy_lshift/npy_rshift). */
-#include "kernels/elementwise.cuh"
+#include "elementwise/elementwise.cuh"
 
 namespace ndk {
 namespace {

@@ -6,7 +6,7 @@
  * double: at most 1-3 ulp; CUDA Math API documentation). logaddexp and logaddexp2 follow
  * NumPy's npy_logaddexp formulas. copysign and nextafter on float16 work on the half bits
  * (as NumPy's npy_half_copysign / npy_half_nextafter), not through float. */
-#include "kernels/elementwise.cuh"
+#include "elementwise/elementwise.cuh"
 
 namespace ndk {
 namespace {

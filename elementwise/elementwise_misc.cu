@@ -11,7 +11,7 @@
  * float16 ufunc calls does; complex round rounds each part as a real array (NumPy's
  * PyArray_Round). where moves bits: one instance per element size serves every dtype. */
 #include "kernels/convert.cuh"
-#include "kernels/elementwise.cuh"
+#include "elementwise/elementwise.cuh"
 
 namespace ndk {
 namespace {

@@ -1,5 +1,5 @@
 /* Elementwise calls: NumPy 2 type resolution, scalar checks, broadcasting, output allocation
- * and the launch through kernels/elementwise.h.
+ * and the launch through elementwise/elementwise.h.
  *
  * Type resolution follows NumPy 2's ufunc machinery: the operands' dtypes (weak Python
  * scalars included, NEP 50) are promoted; if the function has a loop for that dtype it is
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "src/ufunc.h"
+#include "elementwise/ufunc.h"
 
 #define ND__B (1u << ND_BOOL)
 #define ND__I 0x1FEu /* int8 .. uint64 */

@@ -1,11 +1,11 @@
 /* The host half of the elementwise layer: type resolution (pure host, tested without a
- * device in tests/src/test_ufunc_host.c), scalar checks, and the executor that broadcasts,
- * allocates, casts and launches (src/ufunc.c); the public named functions are in
- * src/ufunc_ops.c. */
+ * device in tests/elementwise/test_ufunc_host.c), scalar checks, and the executor that broadcasts,
+ * allocates, casts and launches (elementwise/ufunc.c); the public named functions are in
+ * elementwise/ufunc_ops.c. */
 #ifndef ND_UFUNC_INTERNAL_H
 #define ND_UFUNC_INTERNAL_H
 
-#include "kernels/elementwise.h"
+#include "elementwise/elementwise.h"
 #include "src/array.h"
 
 #ifdef __cplusplus

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/ufunc.h"
+#include "elementwise/ufunc.h"
 
 static nd_status nd__unary(int op, const nd_array *a, nd_array *out, nd_array **result) {
   const nd_operand in[1] = {nd_arg(a)};

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/ufunc.h"
+#include "elementwise/ufunc.h"
 
 /* NumPy's compact shape text used in its ufunc messages: "(3,4)", "(5,)", "()". */
 static char *nd__shape_np(char *buf, size_t cap, int ndim, const int64_t *shape) {

@@ -1,5 +1,5 @@
 /* Reductions: argument checks, NumPy's dtype rules (reduce_plan.c), output handling, and the
- * kernel passes of kernels/reduce*.cu, each ordered by the hazard tracker on the current
+ * kernel passes of reduce/reduce*.cu, each ordered by the hazard tracker on the current
  * stream. */
 #include <string.h>
 
@@ -7,7 +7,7 @@
 
 #include "src/convert.h"
 #include "src/device.h"
-#include "src/reduce_internal.h"
+#include "reduce/reduce_internal.h"
 
 /* ---- shared machinery ----------------------------------------------------------------------- */
 

@@ -1,9 +1,9 @@
-/* Launchers for reductions (kernels/reduce*.cu).
+/* Launchers for reductions (reduce/reduce*.cu).
  *
  * A reduction is described to the kernels by one plain struct, nd_kreduce: the input pointer
  * and dtype, the kept ("outer") dimensions with their input and output byte strides, the
  * reduced dimensions with their input strides, the operation, and the launch geometry that
- * the host planner (src/reduce_plan.c) chose. Output element m is the C-order linear index
+ * the host planner (reduce/reduce_plan.c) chose. Output element m is the C-order linear index
  * over the kept dimensions; reduced index k is the C-order linear index over the reduced
  * dimensions (argmin/argmax rely on that: the planner keeps reduced dimensions in C order
  * for them, and reorders them by stride otherwise). */
@@ -51,7 +51,7 @@ enum nd_kred_flag {
   ND_KRF_ANY = 128
 };
 
-/* Launch geometry (see src/reduce_plan.c for how it is chosen). */
+/* Launch geometry (see reduce/reduce_plan.c for how it is chosen). */
 enum nd_kred_mode {
   ND_KRM_ROWS = 0, /* groups of `lanes` threads own one output each and walk k; optionally
                       `splits` blocks share one output (lanes == 256) */

@@ -10,7 +10,7 @@
  *   contiguous rows use 16-byte vector loads), LoadGeneric for every other dtype (the tagged
  *   loads of convert.cuh, optionally through the "via" dtype, see nd__reduce_via).
  *
- * Launch geometry (the host planner in src/reduce_plan.c picks the mode):
+ * Launch geometry (the host planner in reduce/reduce_plan.c picks the mode):
  * - ROWS: 256-thread blocks; groups of `lanes` threads (1..32, or the whole block) own one
  *   output and stride through its k range, then combine with xor-shuffles (and shared memory
  *   for whole-block groups). With `splits` > 1 (few long rows, e.g. a full reduction), the
@@ -24,12 +24,12 @@
  * Loads are unrolled (4 vectors per lane in ROWS, 16 rows per thread in COLS) so that every
  * thread has several independent loads in flight. Kernels are bounded to 64 registers
  * (__launch_bounds__(256, 4)) so that four blocks per SM are always resident; grids are
- * sized to that (src/reduce_plan.h ND__RED_BLOCKS_PER_SM) to run in one wave. */
+ * sized to that (reduce/reduce_plan.h ND__RED_BLOCKS_PER_SM) to run in one wave. */
 #ifndef ND_REDUCE_CORE_CUH
 #define ND_REDUCE_CORE_CUH
 
 #include "kernels/launch.cuh"
-#include "kernels/reduce_ops.cuh"
+#include "reduce/reduce_ops.cuh"
 
 namespace ndr {
 

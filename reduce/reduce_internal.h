@@ -1,15 +1,15 @@
-/* Internal interfaces shared by the reduction, scan and sort files (src/reduce*.c, scan.c,
+/* Internal interfaces shared by the reduction, scan and sort files (reduce/reduce*.c, scan.c,
  * sort*.c). Not installed. */
 #ifndef ND_REDUCE_INTERNAL_H
 #define ND_REDUCE_INTERNAL_H
 
-#include "src/reduce_plan.h"
+#include "reduce/reduce_plan.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* One kernel pass of a reduction (see kernels/reduce.h for op/acc/flags). */
+/* One kernel pass of a reduction (see reduce/reduce.h for op/acc/flags). */
 typedef struct nd__rpass {
   int op, acc, flags;
   nd_dtype res;            /* NumPy's result dtype (the value is formed in it) */
@@ -37,7 +37,7 @@ nd_status nd__result_dst(const char *fn, const nd_array *a, const nd__raxes *rs,
 nd_status nd__result_finish(const char *fn, nd_array *dst, nd_array *out, nd_status st,
                             nd_array **result);
 
-/* dst = a OP b (kernels/reduce.h nd_k_binary) for arrays of dst's shape (a and b may be
+/* dst = a OP b (reduce/reduce.h nd_k_binary) for arrays of dst's shape (a and b may be
  * broadcast views), on the current stream with hazard tracking. */
 nd_status nd__binary(const char *fn, int op, nd_array *dst, const nd_array *a, const nd_array *b);
 

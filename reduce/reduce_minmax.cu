@@ -3,7 +3,7 @@
  * Comparisons run in int64 (signed inputs), uint64 (bool, unsigned), float (float16 and
  * float32: exact), double and complex double (lexicographic), so five instances per family
  * serve all fourteen dtypes; float32 and float64 also get typed vector loads. */
-#include "kernels/reduce_core.cuh"
+#include "reduce/reduce_core.cuh"
 
 using namespace ndr;
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kernels/convert.cuh"
-#include "kernels/reduce.h"
+#include "reduce/reduce.h"
 #include "ndcuda/dtype.h"
 
 namespace ndr {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "src/convert.h"
-#include "src/reduce_plan.h"
+#include "reduce/reduce_plan.h"
 
 /* ---- axes ------------------------------------------------------------------------------- */
 

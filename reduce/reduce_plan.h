@@ -2,7 +2,7 @@
  * and accumulation dtypes, the empty-reduction decision, output checks, and the launch plan
  * (which dimensions are kept and reduced, collapsed, and which kernel geometry serves them).
  *
- * Nothing here touches the device, so tests/src/test_reduce_host.c runs all of it on a
+ * Nothing here touches the device, so tests/reduce/test_reduce_host.c runs all of it on a
  * machine without a GPU. Every function that can fail takes the public function name `fn`
  * for its messages. */
 #ifndef ND_REDUCE_PLAN_H
@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "kernels/reduce.h"
+#include "reduce/reduce.h"
 #include "src/array.h"
 
 #ifdef __cplusplus

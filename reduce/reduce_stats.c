@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/reduce_internal.h"
+#include "reduce/reduce_internal.h"
 
 /* ---- median and quantiles ------------------------------------------------------------------- */
 

@@ -4,7 +4,7 @@
  * nd_k_binary and nd_k_quantile are one-thread-per-element grid-stride loops (256 threads)
  * over tagged loads; they run once per output or per element of a temporary and are not
  * on a bandwidth-critical path. */
-#include "kernels/reduce_core.cuh"
+#include "reduce/reduce_core.cuh"
 
 using namespace ndr;
 

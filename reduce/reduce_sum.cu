@@ -5,7 +5,7 @@
  * real use and the bandwidth targets: float32, float16 and float64 into their float
  * accumulators, int64/uint64 and int32 into the integer one. See reduce_core.cuh for the
  * geometry. */
-#include "kernels/reduce_core.cuh"
+#include "reduce/reduce_core.cuh"
 
 using namespace ndr;
 

@@ -8,8 +8,8 @@
  * 1-d and last-axis cases), else into the gathered buffer, which is then scattered back. */
 #include <string.h>
 
-#include "kernels/scan.h"
-#include "src/reduce_internal.h"
+#include "reduce/scan.h"
+#include "reduce/reduce_internal.h"
 
 /* A view of a with axis ax moved last. */
 static nd_status nd__axis_last(const char *fn, const nd_array *a, int ax, nd_array **out) {

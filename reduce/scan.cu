@@ -12,7 +12,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
-#include "kernels/scan.h"
+#include "reduce/scan.h"
 #include "ndcuda/dtype.h"
 #include "src/internal.h"
 

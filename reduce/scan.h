@@ -1,4 +1,4 @@
-/* Launchers for scans (kernels/scan.cu): CUB's decoupled look-back prefix scans. */
+/* Launchers for scans (reduce/scan.cu): CUB's decoupled look-back prefix scans. */
 #ifndef ND_KERNELS_SCAN_H
 #define ND_KERNELS_SCAN_H
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/scan.h"
-#include "kernels/sort.h"
-#include "src/reduce_internal.h"
-#include "src/sort_internal.h"
+#include "reduce/scan.h"
+#include "sort/sort.h"
+#include "reduce/reduce_internal.h"
+#include "sort/sort_internal.h"
 
 static nd_status nd__same_device(const char *fn, const nd_array *a, const nd_array *b) {
   if (b != NULL && a->buf->device != b->buf->device)

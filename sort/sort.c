@@ -1,7 +1,7 @@
 /* Sorting: sort, argsort, partition, argpartition, and the row sort median uses.
  *
  * Every sort runs on the sorted axis moved last (a view), as `rows` independent rows of n.
- * Paths (see kernels/sort.h for the two key representations):
+ * Paths (see sort/sort.h for the two key representations):
  * - values, one row: CUB SortKeys on native keys read straight from a contiguous input, then
  *   a fix-up that moves sign-bit-set NaNs (which CUB puts first) to the end; it exits at once
  *   when there are none, so the 1-d case the bandwidth target measures is the sort alone;
@@ -13,10 +13,10 @@
  * Complex arrays are not sorted (ND_ERR_DTYPE). */
 #include <string.h>
 
-#include "kernels/scan.h"
-#include "kernels/sort.h"
-#include "src/reduce_internal.h"
-#include "src/sort_internal.h"
+#include "reduce/scan.h"
+#include "sort/sort.h"
+#include "reduce/reduce_internal.h"
+#include "sort/sort_internal.h"
 
 /* ---- temporaries ------------------------------------------------------------------------------ */
 

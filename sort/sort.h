@@ -1,4 +1,4 @@
-/* Launchers for sorting and searching (kernels/sort_keys.cu, sort_pairs.cu, sort_util.cu,
+/* Launchers for sorting and searching (sort/sort_keys.cu, sort_pairs.cu, sort_util.cu,
  * sort_search.cu).
  *
  * Radix sorts are CUB's (stable, least significant digit first). Two key representations:

@@ -1,4 +1,4 @@
-/* Internal helpers shared by src/sort.c and src/search.c. Not installed. */
+/* Internal helpers shared by sort/sort.c and sort/search.c. Not installed. */
 #ifndef ND_SORT_INTERNAL_H
 #define ND_SORT_INTERNAL_H
 

@@ -7,7 +7,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "kernels/sort.h"
+#include "sort/sort.h"
 #include "ndcuda/dtype.h"
 #include "src/internal.h"
 

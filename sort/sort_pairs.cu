@@ -5,7 +5,7 @@
  * instances. end_bit limits the passes to the bits that are in use. */
 #include <cub/device/device_radix_sort.cuh>
 
-#include "kernels/sort.h"
+#include "sort/sort.h"
 #include "src/internal.h"
 
 namespace {

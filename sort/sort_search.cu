@@ -10,7 +10,7 @@
 
 #include "kernels/convert.cuh"
 #include "kernels/launch.cuh"
-#include "kernels/sort.h"
+#include "sort/sort.h"
 #include "ndcuda/dtype.h"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "kernels/launch.cuh"
-#include "kernels/sort.h"
+#include "sort/sort.h"
 #include "ndcuda/dtype.h"
 
 namespace {

@@ -2,7 +2,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "tests/kernels/elementwise_ref.h"
+#include "tests/elementwise/elementwise_ref.h"
 
 #include <complex.h>
 #include <float.h>

@@ -8,7 +8,7 @@
 #ifndef ND_TEST_ELEMENTWISE_REF_H
 #define ND_TEST_ELEMENTWISE_REF_H
 
-#include "src/ufunc.h"
+#include "elementwise/ufunc.h"
 #include "tests/src/nd_ref.h"
 
 /* op of the resolved loop L applied to x[0..L->nin), each a scalar of dtype L->in[j].

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "tests/kernels/elementwise_ref.h"
+#include "tests/elementwise/elementwise_ref.h"
 
 #define N_SWEEP 517 /* not a multiple of any vector width: the vec path's tail runs too */
 

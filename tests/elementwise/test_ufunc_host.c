@@ -1,6 +1,6 @@
-/* Host suite of the elementwise layer: type resolution (src/ufunc.c) against NumPy for every
+/* Host suite of the elementwise layer: type resolution (elementwise/ufunc.c) against NumPy for every
  * function and every pair of operand types, its agreement with the kernel instance table
- * (kernels/elementwise.cu), the checks of weak scalars, and every argument error that is
+ * (elementwise/elementwise.cu), the checks of weak scalars, and every argument error that is
  * detected before any device work (broadcasting, out shape, out casting, read-only out,
  * NULL, unknown op). No device is needed: arrays here are headers over a fake buffer, and
  * each call made with them fails before it would touch the device.
@@ -49,7 +49,7 @@
 #include <stdlib.h>
 
 #include "src/array.h"
-#include "src/ufunc.h"
+#include "elementwise/ufunc.h"
 
 typedef struct type_row {
   int op;

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "src/reduce_plan.h"
+#include "reduce/reduce_plan.h"
 #include "tests/src/nd_ref.h"
 
 /* ---- host reference ---------------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* Check suite for the pure host part of reductions, scans and histograms (src/reduce_plan.c):
+/* Check suite for the pure host part of reductions, scans and histograms (reduce/reduce_plan.c):
  * axis normalisation and result shapes, NumPy's result and accumulation dtypes, the
  * empty-reduction decision, output checks, the kernel launch plan, and histogram edges.
  *
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "src/reduce_plan.h"
+#include "reduce/reduce_plan.h"
 
 #define FN "nd_test_fn"
 
@@ -521,7 +521,7 @@ START_TEST(test_plan_collapse_and_flip) {
 }
 END_TEST
 
-/* The offsets the kernels compute (kernels/reduce_core.cuh koff/roff), on the host. */
+/* The offsets the kernels compute (reduce/reduce_core.cuh koff/roff), on the host. */
 static void plan_koff(const nd_kreduce *p, int64_t m, int64_t *oi, int64_t *oo) {
   *oi = *oo = 0;
   for (int d = p->nk - 1; d >= 0; --d) {
