@@ -52,6 +52,8 @@ typedef struct nd__device_pool {
 static nd__device_pool nd__pools[ND__MAX_DEVICES];
 static pthread_mutex_t nd__pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static void nd__cache_forget_stream(nd_stream *s);
+
 static nd_status nd__pool_get(const char *fn, int device, nd__device_pool **out) {
   if (device < 0 || device >= ND__MAX_DEVICES)
     return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: device %d out of range", fn, device);
@@ -92,6 +94,8 @@ static nd_status nd__pool_get(const char *fn, int device, nd__device_pool **out)
     if (st == ND_OK) {
       p->total_memory = (int64_t)total_b;
       p->limit = nd__config_size(ND__CFG_GPU_MEMORY_LIMIT, p->total_memory);
+      /* from now on a stream may hold cached blocks of this pool */
+      nd__stream_set_retire_hook(nd__cache_forget_stream);
       __atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
     } else {
       st = nd__error_context(st, fn);
@@ -228,7 +232,9 @@ static void nd__cache_flush(nd__device_pool *p, nd_stream *only) {
   }
 }
 
-void nd__cache_forget_stream(nd_stream *s) {
+/* Frees the cached blocks that were last used on s (the streams' retire hook: called before s
+ * is destroyed). */
+static void nd__cache_forget_stream(nd_stream *s) {
   if (s->device >= 0 && s->device < ND__MAX_DEVICES && nd__pools[s->device].ready)
     nd__cache_flush(&nd__pools[s->device], s);
 }

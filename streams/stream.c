@@ -9,7 +9,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "src/buffer.h"
 #include "src/device.h"
 #include "streams/stream_internal.h"
 
@@ -179,6 +178,12 @@ nd_status nd_stream_from_cuda(struct CUstream_st *cuda_stream, nd_stream **out) 
   return nd__stream_wrap("nd_stream_from_cuda", ND__STREAM_FOREIGN, d, cu, out);
 }
 
+static nd__stream_retire_hook nd__retire_hook;
+
+void nd__stream_set_retire_hook(nd__stream_retire_hook hook) {
+  __atomic_store_n(&nd__retire_hook, hook, __ATOMIC_RELEASE);
+}
+
 nd_status nd_stream_destroy(nd_stream *s) {
   if (s == NULL || s->kind == ND__STREAM_LEGACY || s->kind == ND__STREAM_PER_THREAD) return ND_OK;
   nd__thread_state *ts = nd__ts;
@@ -188,10 +193,11 @@ nd_status nd_stream_destroy(nd_stream *s) {
         return nd__error(ND_ERR_STREAM, "nd_stream_destroy: stream %llu is on the calling "
                          "thread's current-stream stack (depth %d); pop it first",
                          (unsigned long long)s->id, i + 1);
-  /* Cached blocks last used on s go back to the pool while s still exists. The final record
-   * covers all work, so buffers that remember the stream can still be ordered after it once
-   * the CUDA stream is gone. */
-  nd__cache_forget_stream(s);
+  /* Cached blocks last used on s go back to the pool while s still exists (the allocator's
+   * hook). The final record covers all work, so buffers that remember the stream can still be
+   * ordered after it once the CUDA stream is gone. */
+  const nd__stream_retire_hook hook = __atomic_load_n(&nd__retire_hook, __ATOMIC_ACQUIRE);
+  if (hook != NULL) hook(s);
   nd_status st = nd__stream_retire(s);
   if (s->kind == ND__STREAM_OWNED) {
     nd_status st2 = ND_CUDA(cudaStreamDestroy((cudaStream_t)s->cu));
