@@ -482,10 +482,10 @@ static nd_status nd__solve_lu(const char *fn, nd_stream *s, nd_dtype dt, const n
  *      of 64 with identity; cuSOLVER getrf without pivoting;
  *   2. x = W1 U^-1 L^-1 W0^T b, one step of iterative refinement with the residual b - A x
  *      taken against the original A (cuBLAS gemm);
- *   3. the answer is accepted only if getrf's info is 0, no pivot is at or below 1e-10 ||A||_F
- *      (singular input leaves a pivot of the size of the rounding errors), and every column's
- *      residual after refinement satisfies
- *      ||b - A x||_inf <= max(16, sqrt(n)) * eps * ||A||_F * ||x||_inf, all finite.
+ *   3. the answer is accepted only if the acceptance check (nd_lk_rbt_check in linalg/rbt.cu,
+ *      the one place the rule and its tolerances live: getrf's info, the smallest pivot, and
+ *      every column's residual after refinement against ||A||_F ||x||_inf) passes for every
+ *      matrix of the batch.
  * Otherwise (singular or nearly singular input, NaN/inf, a rare bad transform) the whole call
  * runs the partial-pivoting path (nd__solve_lu), so what is reported as singular is decided
  * exactly as before. float32 input is solved in float64 and rounded. Unchecked mode, which may

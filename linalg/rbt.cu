@@ -500,12 +500,20 @@ extern "C" nd_status nd_lk_trsm_blocks(const nd_lk_rbt *p, const void *tri, int6
   return ND_K_LAUNCHED();
 }
 
+/* The acceptance rule of the randomised solve, the one place it is decided (linalg/inv.c acts on
+ * its verdict, include/ndcuda/linalg.h documents it): a pivot at or below ND_RBT_PIVOT_TOL
+ * ||M||_F refuses the answer (see k_rbt_check for why 1e-10), and so does a column whose
+ * refined residual exceeds max(ND_RBT_RESIDUAL_MIN, sqrt(n)) float64 epsilons times
+ * ||M||_F ||x||_inf. */
+#define ND_RBT_PIVOT_TOL 1e-10
+#define ND_RBT_RESIDUAL_MIN 16.0
+
 extern "C" nd_status nd_lk_rbt_check(const nd_lk_rbt *p, const void *lu, const int *info, const void *r,
                                      const void *x, const double *normsq, unsigned long long *first, int64_t index,
                                      void *stream) {
   ND_RBT_F64_ONLY(p);
   const double eps = 2.220446049250313e-16;
-  const double tol = fmax(16.0, sqrt((double)p->n)) * eps, piv_tol = 1e-10;
+  const double tol = fmax(ND_RBT_RESIDUAL_MIN, sqrt((double)p->n)) * eps, piv_tol = ND_RBT_PIVOT_TOL;
   nd_k_launch<k_rbt_check<double>>(p->k + 1, 256, 0, (cudaStream_t)stream, (const double *)lu, p->np, p->n, info,
                                                                   (const double *)r, (const double *)x, p->k,
                                                                   normsq, tol, piv_tol, first, index);
