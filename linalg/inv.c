@@ -26,6 +26,7 @@
 
 #include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
+#include "src/device.h"
 #include "linalg/products.h"
 
 /* ---- cuSOLVER by dtype ---------------------------------------------------------------------- */
@@ -181,16 +182,21 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
   p.info = f->info ? (int *)nd__data(f->info) : NULL;
   p.first = f->first ? (unsigned long long *)f->first->ptr : NULL;
 
-  if (n <= 32 || nd_lk_gj_medium_ok(dt, n)) {
+  const nd__gj_route route = nd__gj_plan(mode, dt, n, nd__device_cc_major());
+  if (route != ND__GJ_VENDOR) {
     ND_TRY(nd__sync_begin(&sync));
     nd_status st = ND_OK;
     if (p.first) st = nd_lk_first_reset(p.first, s->cu);
     if (st == ND_OK) {
-      if (mode == ND_LK_INV && nd_lk_inv_tiny_ok(dt, n)) st = nd_lk_inv_tiny(&p, s->cu);
-      else if (mode == ND_LK_INV && nd_lk_inv_tc_ok(dt, n)) st = nd_lk_inv_tc(&p, s->cu);
-      else if (mode == ND_LK_INV && nd_lk_inv_rows_ok(dt, n)) st = nd_lk_inv_rows(&p, s->cu);
-      else if (mode == ND_LK_INV && nd_lk_inv_warp_ok(dt, n)) st = nd_lk_gj_medium(&p, s->cu);
-      else st = n <= 32 ? nd_lk_gj_small(&p, s->cu) : nd_lk_gj_medium(&p, s->cu);
+      switch (route) {
+        case ND__GJ_TINY: st = nd_lk_inv_tiny(&p, s->cu); break;
+        case ND__GJ_TC: st = nd_lk_inv_tc(&p, s->cu); break;
+        case ND__GJ_ROWS: st = nd_lk_inv_rows(&p, s->cu); break;
+        case ND__GJ_SMALL: st = nd_lk_gj_small(&p, s->cu); break;
+        case ND__GJ_WARP: /* nd_lk_gj_medium picks its one-warp kernel for these orders */
+        case ND__GJ_MEDIUM: st = nd_lk_gj_medium(&p, s->cu); break;
+        default: st = nd__error(ND_ERR_INTERNAL, "%s: inverse route %d", fn, (int)route); break;
+      }
     }
     if (st != ND_OK) return nd__linalg_ctx(fn, st);
     return nd__sync_end(&sync);

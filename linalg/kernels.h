@@ -68,13 +68,10 @@ int nd_lk_inv_rows_ok(int dtype, int n);
 
 /* Inverse only, float64 16 < n <= 32 on devices of compute capability 8.0 and later
  * (nd_lk_inv_tc_ok): one warp per matrix with the updates on the float64 tensor cores
- * (linalg/warp_gj.cu); preferred there to nd_lk_gj_medium's one-warp kernel, which
- * nd__linalg_set_inv_tc(0) selects instead (tests). Same contract as nd_lk_gj_small in mode ND_LK_INV. */
+ * (linalg/warp_gj.cu); preferred there to nd_lk_gj_medium's one-warp kernel (the plan of
+ * linalg/plan.c chooses). Same contract as nd_lk_gj_small in mode ND_LK_INV. */
 nd_status nd_lk_inv_tc(const nd_lk_gj *p, void *stream);
 int nd_lk_inv_tc_ok(int dtype, int n);
-/* Test hook: on = 0 makes nd_lk_inv_tc_ok answer 0, so the float64 inverse of orders 17..32
- * takes the one-warp kernel of devices before sm_80. Returns the previous setting. */
-int nd__linalg_set_inv_tc(int on);
 
 /* ---- randomised solve (linalg/rbt.cu) -------------------------------------------------------
  * One order-n system with k right-hand sides, padded to order np (a multiple of 64). All

@@ -369,16 +369,8 @@ nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
 
 }  // namespace
 
-/* Off only in tests, which run the one-warp kernel of older devices on a newer one. */
-static int nd_lk_inv_tc_on = 1;
-
-extern "C" int nd__linalg_set_inv_tc(int on) {
-  return __atomic_exchange_n(&nd_lk_inv_tc_on, on != 0, __ATOMIC_RELAXED);
-}
-
 extern "C" int nd_lk_inv_tc_ok(int dtype, int n) {
   if (dtype != 11 || n <= 16 || n > 32) return 0;
-  if (!__atomic_load_n(&nd_lk_inv_tc_on, __ATOMIC_RELAXED)) return 0;
   return nd_k_cc_major() >= 8;
 }
 

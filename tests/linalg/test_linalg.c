@@ -254,8 +254,9 @@ START_TEST(test_inv_large_batch) {
   ck_assert_int_eq(cudaGetDevice(&dev), cudaSuccess);
   ck_assert_int_eq(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
   ck_assert_int_eq(nd_lk_inv_tc_ok(ND_FLOAT64, 32), major >= 8);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, major), major >= 8 ? ND__GJ_TC : ND__GJ_WARP);
   ck_assert_int_eq(nd__linalg_set_inv_tc(0), 1);
-  ck_assert_int_eq(nd_lk_inv_tc_ok(ND_FLOAT64, 32), 0);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, major), ND__GJ_WARP);
   check_inv(ND_FLOAT64, 1, &b, 32);
   b = 37;
   check_inv(ND_FLOAT64, 1, &b, 20);
