@@ -105,10 +105,14 @@ static nd_status to_host(const nd_array *a, double **host) {
   return nd_array_to_host(a, *host, bytes);
 }
 
-/* The batch index in a checked-mode message "... matrix at batch index (k,) is singular". */
+/* The batch index in a checked-mode message "... matrix at batch index k is singular" (a
+ * batch of several dimensions would read "(i, j)"; this one has one). */
 static int64_t index_in_message(const char *msg) {
-  const char *p = strstr(msg, "batch index (");
-  return p ? strtoll(p + strlen("batch index ("), NULL, 10) : -1;
+  const char *p = strstr(msg, "batch index ");
+  if (p == NULL) return -1;
+  p += strlen("batch index ");
+  if (*p == '(') p++;
+  return strtoll(p, NULL, 10);
 }
 
 static nd_status one_order(nd_generator *gen, int64_t batch, int n, int *bad) {
