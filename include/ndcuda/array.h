@@ -28,6 +28,7 @@
 extern "C" {
 #endif
 
+/* An array: dtype, shape, strides and offset over a reference-counted device buffer. Opaque. */
 typedef struct nd_array nd_array;
 
 /* Memory order of a new array or of a traversal. ND_ORDER_K keeps the input's layout as

@@ -114,6 +114,7 @@ typedef struct nd_scalar {
   } v;
 } nd_scalar;
 
+/* Scalar constructors: weak Python-style int, float and complex values, and a bool. */
 static inline nd_scalar nd_scalar_int(int64_t value) {
   nd_scalar s;
   s.dtype = ND_PYINT;

@@ -29,7 +29,9 @@ extern "C" {
 struct CUstream_st;
 struct CUevent_st;
 
+/* A stream on one device (opaque; see nd_stream_create). */
 typedef struct nd_stream nd_stream;
+/* An event on one device (opaque; see nd_event_create). */
 typedef struct nd_event nd_event;
 
 /* Stream flags for nd_stream_create. */
