@@ -66,6 +66,7 @@ nd_status nd_array_permute_dims(const nd_array *a, int naxes, const int64_t *axe
 }
 
 nd_status nd_array_transpose(const nd_array *a, int naxes, const int64_t *axes, nd_array **out) {
+  ND__API_SCOPE("nd_array_transpose");
   return nd_array_permute_dims(a, naxes, axes, out);
 }
 
