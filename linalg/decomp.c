@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
+#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
 

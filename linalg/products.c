@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/products.h"
 

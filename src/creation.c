@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "kernels/copy.h"
 #include "src/array.h"
 

@@ -30,20 +30,6 @@ nd_status nd__error(nd_status status, const char *fmt, ...) ND__PRINTF(2, 3);
  * reported by a public function) and returns status unchanged. */
 nd_status nd__error_context(nd_status status, const char *prefix);
 
-/* ND__API_SCOPE(fn) at the top of a public function that delegates to helpers or to other
- * public functions makes every message raised until it returns name fn: a message starting
- * "nd_other:" is rewritten to start "fn:" (status.c). The outermost scope wins, so a public
- * function called by another reports as the one the user called. The scope ends when the
- * enclosing block exits (GCC/Clang cleanup attribute), on every return path. */
-const char *nd__api_enter(const char *fn);
-void nd__api_leave(const char **prev);
-#if defined(__GNUC__)
-#define ND__API_SCOPE(fn) \
-  const char *nd__api_prev_ __attribute__((cleanup(nd__api_leave), unused)) = nd__api_enter(fn)
-#else
-#error "ND__API_SCOPE needs the cleanup attribute (GCC or Clang)"
-#endif
-
 /* Formats a shape as NumPy prints it: "(3, 4)", "(5,)", "()". Writes at most cap bytes,
  * always NUL-terminated, and returns buf so it can be used inline in a message. */
 char *nd__format_shape(char *buf, size_t cap, int ndim, const int64_t *shape);

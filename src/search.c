@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "kernels/scan.h"
 #include "kernels/sort.h"
 #include "src/reduce_internal.h"

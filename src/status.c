@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "src/internal.h"
 
 #define ND__ERRBUF 2048

@@ -2,6 +2,7 @@
  * copy when NumPy would. */
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "src/array.h"
 
 #define ND__VIEW_ARGS(fn, a, out) \

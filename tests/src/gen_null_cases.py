@@ -105,6 +105,7 @@ VALUES = {
     "nd_slice": "ND_SLICE_ALL",
     "nd_ufunc": "ND_UFUNC_ADD",
 }
+DOUBLES = ["0.25", "0.75", "0.5", "0.125"]
 # Strings some functions need to get past their first checks.
 STRINGS = {"nd_einsum": '"ij->ji"', "nd_dtype_from_name": '"float64"'}
 
@@ -152,6 +153,7 @@ def main():
                 skipped += 1
                 continue
             args = []
+            ndouble = 0
             for j, (t, n) in enumerate(plist):
                 if j == i:
                     args.append("NULL")
@@ -159,6 +161,10 @@ def main():
                     args.append("NULL" if ("*" in t or t == "FNPTR") else VALUES[t])
                 elif t == "const char *" and name in STRINGS:
                     args.append(STRINGS[name])
+                elif t == "double":
+                    # 0.25, 0.75, 0.5: a valid low < high, probability, shape, quantile, step
+                    args.append(DOUBLES[min(ndouble, len(DOUBLES) - 1)])
+                    ndouble += 1
                 elif t in VALUES:
                     args.append(VALUES[t])
                 elif t in enums:

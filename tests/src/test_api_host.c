@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "src/array.h"
 #include "tests/nd_test.h"
 
