@@ -24,6 +24,7 @@
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
+#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
 #include "linalg/products.h"
@@ -326,7 +327,10 @@ nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **out, nd
   return ND_OK;
 }
 
-nd_status nd_linalg_inv(const nd_array *a, nd_array **out) { return nd_linalg_inv_ex(a, 0, out, NULL); }
+nd_status nd_linalg_inv(const nd_array *a, nd_array **out) {
+  ND__API_SCOPE("nd_linalg_inv");
+  return nd_linalg_inv_ex(a, 0, out, NULL);
+}
 
 /* ---- public: det, slogdet ------------------------------------------------------------------- */
 
@@ -633,9 +637,8 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
   ND_TRY(nd__linalg_flags(fn, flags, &checked, NULL));
   nd__solve_plan p;
   ND_TRY(nd__solve_shapes(fn, a->ndim, a->shape, b->ndim, b->shape, &p));
-  nd_dtype dt0, dt;
-  ND_TRY(nd_promote_types(a->dtype, b->dtype, &dt0));
-  ND_TRY(nd__linalg_compute_dtype(fn, dt0, &dt));
+  nd_dtype dt;
+  ND_TRY(nd__linalg_common_dtype(fn, a->dtype, b->dtype, &dt));
   if (p.n > INT_MAX) return nd__error(ND_ERR_NOT_IMPLEMENTED, "%s: order %lld too large", fn, (long long)p.n);
   nd_stream *s;
   ND_TRY(nd__array_stream(fn, a, &s));
@@ -728,5 +731,6 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
 }
 
 nd_status nd_linalg_solve(const nd_array *a, const nd_array *b, nd_array **out) {
+  ND__API_SCOPE("nd_linalg_solve");
   return nd_linalg_solve_ex(a, b, 0, out, NULL);
 }

@@ -97,9 +97,8 @@ ND_API nd_status nd_stream_query(nd_stream *stream, int *done);
 
 /* The CUDA stream behind the handle (cudaStreamLegacy for the null stream,
  * cudaStreamPerThread for the per-thread one), for launching one's own kernels. Work the
- * caller launches there is not tracked: launch it on the stream that last used the arrays it
- * touches (normally the current stream) and use its results on that stream, or order other
- * streams with nd_event_record and nd_stream_wait_event. */
+ * caller launches there is not tracked unless it is bracketed by nd_array_wait and
+ * nd_array_record (array.h). */
 ND_API struct CUstream_st *nd_stream_cuda(const nd_stream *stream);
 
 /* The device the stream belongs to, -1 for NULL. */
