@@ -786,6 +786,15 @@ def measure_ceiling(ctx):
     emit(ctx, None, "device", med, mn, ctx.reps, 2 * nbytes,
          note="cudaMemcpyAsync D2D of %d MiB: the 100%% reference" % (nbytes >> 20))
 
+    # The write rate (the fill's ceiling), as nd_bench: cudaMemsetAsync of the same buffer.
+    def memset():
+        cp.cuda.runtime.memsetAsync(dst.data.ptr, 0x3f, nbytes, ctx.stream.ptr)
+
+    med, mn = time_device(ctx, memset)
+    ctx.case = "ceiling.memset"
+    emit(ctx, None, "device", med, mn, ctx.reps, nbytes,
+         note="cudaMemsetAsync of %d MiB: the write rate" % (nbytes >> 20))
+
 
 def main(argv=None):
     global cp

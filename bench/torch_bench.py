@@ -636,6 +636,8 @@ def measure_ceiling(ctx):
     ctx.copy_gbps = 2.0 * nbytes / (med * 1e-6) / 1e9
     emit(ctx, None, "device", med, mn, ctx.reps, 2 * nbytes,
          note="Tensor.copy_ (cudaMemcpyAsync D2D) of %d MiB: the 100%% reference" % (nbytes >> 20))
+    ctx.case = "ceiling.memset"
+    emit_unsupported(ctx, None, "PyTorch has no cudaMemsetAsync")
 
 
 def main(argv=None):
