@@ -35,20 +35,21 @@ typedef struct bench_opts {
   const char *out;
   const char *filters[BENCH_MAX_FILTERS];
   int nfilters;
-  int quick, reps, warmup, list;
+  int quick, reps, warmup, list, sweep;
 } bench_opts;
 
 static void bench_usage(FILE *f) {
   fprintf(f,
           "usage: nd_bench [--out FILE] [--filter SUBSTR[,SUBSTR...]] [--quick] [--reps N]\n"
-          "                [--warmup N] [--list]\n"
+          "                [--warmup N] [--list] [--sweep]\n"
           "  --out FILE     also write the results as CSV to FILE\n"
           "  --filter S     run only cases whose name contains S (repeatable, comma-separated);\n"
           "                 a full row name such as stream.pipeline.4stream selects its case\n"
           "  --quick        smaller sizes (a smoke run, not figures to report)\n"
           "  --reps N       timed repetitions per device case (default 25)\n"
           "  --warmup N     untimed repetitions first (default 3)\n"
-          "  --list         print the case names and exit\n");
+          "  --list         print the case names and exit\n"
+          "  --sweep        instead of the cases, the size sweep of bench_sweep.c (its own CSV)\n");
 }
 
 static int bench_parse_int(const char *s, int *out) {
@@ -81,6 +82,8 @@ static int bench_parse(int argc, char **argv, bench_opts *o) {
       o->quick = 1;
     } else if (strcmp(a, "--list") == 0) {
       o->list = 1;
+    } else if (strcmp(a, "--sweep") == 0) {
+      o->sweep = 1;
     } else if (strcmp(a, "--out") == 0 && val) {
       o->out = val;
       i++;
@@ -363,7 +366,7 @@ int main(int argc, char **argv) {
     fprintf(out, "# tool: nd_bench\n# ndcuda: %s\n# device: %s\n# cuda_runtime: %d\n# cuda_driver: %d\n"
                  "# date: %s\n# quick: %d\n# reps: %d\n",
             nd_version_string(), prop.name, rt, drv, date, ctx.quick, ctx.reps);
-    fprintf(out, "case,kind,median_us,min_us,reps,bytes,gbps,pct_copy,value,note\n");
+    if (!o.sweep) fprintf(out, "case,kind,median_us,min_us,reps,bytes,gbps,pct_copy,value,note\n");
   }
   bench_print_header();
 
@@ -374,8 +377,21 @@ int main(int argc, char **argv) {
     ctx.failures++;
   }
   (void)nd_stream_pop();
-  bench_flush_rows(&ctx, 0, out);
+  bench_flush_rows(&ctx, 0, o.sweep ? NULL : out);
   ctx.current = NULL;
+
+  if (o.sweep) {
+    static const bench_case sweep_case = {"sweep", NULL, NULL, NULL, NULL, NULL};
+    ctx.current = &sweep_case;
+    (void)nd_stream_push(ctx.stream);
+    ctx.failures += bench_sweep(&ctx, out);
+    (void)nd_stream_pop();
+    if (out) fclose(out);
+    free(ctx.results);
+    (void)nd_stream_destroy(ctx.stream);
+    free(block);
+    return ctx.failures ? 1 : 0;
+  }
 
   for (int t = 0; bench_tables[t]; t++)
     for (const bench_case *c = bench_tables[t]; c->name; c++)
