@@ -3,11 +3,19 @@
 #ifndef ND_LINALG_INV_LARGE_H
 #define ND_LINALG_INV_LARGE_H
 
-#include "linalg/linalg_internal.h"
+#include <stdint.h>
+
+#include "ndcuda/status.h"
+#ifndef __CUDACC__
+#include "linalg/linalg_internal.h" /* host side only: not for device code */
+#endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- the host side (C) -------------------------------------------------------------------- */
+#ifndef __CUDACC__
 
 /* Whether nd__inv_large may take an inverse of this dtype, order and batch (real dtypes,
  * order ND__INV_LARGE_MIN.. within cuSOLVER's int sizes, the orders that would otherwise go to
@@ -34,6 +42,7 @@ nd_status nd__inv_large(const char *fn, nd_stream *s, nd_dtype dt, int n, int64_
 /* Calls of this thread whose randomised inverse was accepted (fell_back 0) or handed to
  * partial pivoting (fell_back 1). */
 int64_t nd__inv_large_count(int fell_back);
+#endif
 
 /* ---- kernels (linalg/inv_large.cu); dtype float64 throughout --------------------------- */
 

@@ -5,6 +5,7 @@
  * layouts, and singular or NaN input in checked mode (the same status and message as before). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
