@@ -6,7 +6,7 @@
  * the randomised solve (linalg/rbt.cu) makes pivoting unnecessary with high probability, so the
  * factorisation runs without it (~2.8 ms at 4096), and the inverse is formed from the factors
  * with level-3 calls that run near the float64 tensor-core rate: inv(U) and inv(L) by Xtrtri,
- * their product by trmm. Checked mode waits once anyway, which lets the call test its answer
+ * their product by blocked gemm and trmm. Checked mode waits once anyway, which lets the call test its answer
  * and fall back to partial pivoting when a matrix fails (the check in inv_large.h), so that
  * singular and nearly singular input is reported exactly as before. float32 input is inverted
  * in float64 and rounded once.
@@ -45,6 +45,28 @@ int nd__inv_large_ok(nd_dtype dt, int64_t n, int64_t batch) {
 }
 
 static void *nd__il_data(const nd_array *a) { return (char *)a->buf->ptr + a->offset; }
+
+/* z = u l for u upper triangular (only its upper triangle is read) and l lower triangular with
+ * its zeros and unit diagonal stored, all column-major of order n with leading dimension ld.
+ * A product of two triangles has half the multiply-adds of trmm's triangle-by-full-matrix
+ * (2/3 n^3 against n^3 flops): with the blocks split at h,
+ *   z11 = u11 l11 + u12 l21,  z12 = u12 l22,  z21 = u22 l21,  z22 = u22 l22,
+ * the diagonal blocks recursively, the others by one gemm and two trmm. */
+static nd_status nd__il_triprod(cublasHandle_t hb, const double *u, const double *l, double *z, int n, int ld) {
+  const double one = 1.0;
+  if (n <= 256)
+    return ND_CUBLAS(cublasDtrmm(hb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n,
+                                 &one, u, ld, l, ld, z, ld));
+  const int h = n / 2 / 64 * 64, r = n - h;
+  const int64_t off12 = (int64_t)h * ld, off21 = h, off22 = (int64_t)h * ld + h;
+  ND_TRY(nd__il_triprod(hb, u, l, z, h, ld));
+  ND_TRY(ND_CUBLAS(cublasDgemm(hb, CUBLAS_OP_N, CUBLAS_OP_N, h, h, r, &one, u + off12, ld, l + off21, ld, &one, z, ld)));
+  ND_TRY(ND_CUBLAS(cublasDtrmm(hb, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, h, r,
+                               &one, l + off22, ld, u + off12, ld, z + off12, ld)));
+  ND_TRY(ND_CUBLAS(cublasDtrmm(hb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, r, h,
+                               &one, u + off22, ld, l + off21, ld, z + off21, ld)));
+  return nd__il_triprod(hb, u + off22, l + off22, z + off22, r, ld);
+}
 
 nd_status nd__inv_large(const char *fn, nd_stream *s, nd_dtype dt, int n, int64_t batch, const nd_array *a,
                         nd_array *x, nd_array *info, int *done) {
@@ -129,9 +151,7 @@ nd_status nd__inv_large(const char *fn, nd_stream *s, nd_dtype dt, int n, int64_
     if (st == ND_OK)
       st = ND_CUSOLVER(cusolverDnXtrtri(hs, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, np, CUDA_R_64F, m, np,
                                         work->ptr, (size_t)work_bytes, hwork, tri_host, ti + 1));
-    if (st == ND_OK)
-      st = ND_CUBLAS(cublasDtrmm(hb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, np,
-                                 np, &one, m, np, l, np, z, np));
+    if (st == ND_OK) st = nd__il_triprod(hb, m, l, z, np, np);
     /* 4: Y = W1 Z (in place), T = W0 Y^T (in l), x = T^T on n x n (xb's column-major buffer
      * with leading dimension n is inv(A)^T). geam's B (beta 0) is the source itself, so that
      * nothing uninitialised is read. */

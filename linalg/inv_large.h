@@ -27,7 +27,8 @@ int nd__inv_large_ok(nd_dtype dt, int64_t n, int64_t batch);
  *   1. M = W0^T A^T W1, A padded with identity to order np (a multiple of 64), the same random
  *      butterflies as the randomised solve (linalg/rbt.cu);
  *   2. cuSOLVER getrf of M without pivoting, M = L U;
- *   3. inv(M) = inv(U) inv(L): cuSOLVER Xtrtri of each triangle, then cuBLAS trmm;
+ *   3. inv(M) = inv(U) inv(L): cuSOLVER Xtrtri of each triangle, then their product (cuBLAS
+ *      gemm and trmm on blocks: a product of two triangles, 2/3 n^3 flops);
  *   4. inv(A)^T = W1 inv(M) W0^T (restricted to n x n), through two transposes (cuBLAS geam);
  *   5. the check: getrf's info is 0, every pivot finite and above 1e-10 ||A||_F, and for 16
  *      random +-1 probe vectors v, y = X v has ||A y - v||_inf <= tol ||A||_F ||y||_inf with
