@@ -33,6 +33,8 @@ list(APPEND NDCUDA_SOURCES
   linalg/decomp.c linalg/norm.c
   linalg/small_gj.cu linalg/tiny_gj.cu linalg/medium_gj.cu linalg/warp_gj.cu linalg/row_gj.cu linalg/aux.cu
   linalg/rbt.cu)
+# the randomised inverse of large matrices
+list(APPEND NDCUDA_SOURCES linalg/inv_large.c linalg/inv_large.cu)
 # elementwise: ufuncs, type resolution, the one elementwise kernel mechanism per op family
 list(APPEND NDCUDA_SOURCES
   src/ufunc.c src/ufunc_run.c src/ufunc_ops.c

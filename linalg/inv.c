@@ -25,6 +25,7 @@
 #include <cusolverDn.h>
 
 #include "src/api_scope.h"
+#include "linalg/inv_large.h"
 #include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
 #include "linalg/products.h"
@@ -310,9 +311,11 @@ nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **out, nd
     if (f.info) st = nd_array_fill(f.info, nd_scalar_int(0));
   } else if (st == ND_OK) {
     nd_lk_mat am;
-    st = nd__prep_mat(fn, a, dt, &akeep, &am);
-    if (st == ND_OK) st = nd__factor_run(fn, s, ND_LK_INV, dt, n, batch, akeep, am, x, NULL, NULL, &f);
-    if (st == ND_OK && f.first)
+    int done = 0; /* the randomised inverse of large matrices (linalg/inv_large.c), checked mode only */
+    if (checked && nd__inv_large_ok(dt, n, batch)) st = nd__inv_large(fn, s, dt, n, batch, a, x, f.info, &done);
+    if (st == ND_OK && !done) st = nd__prep_mat(fn, a, dt, &akeep, &am);
+    if (st == ND_OK && !done) st = nd__factor_run(fn, s, ND_LK_INV, dt, n, batch, akeep, am, x, NULL, NULL, &f);
+    if (st == ND_OK && f.first && !done)
       st = nd__linalg_wait_first(fn, s, f.first->ptr, (int *)nd__data(f.info), nd - 2, a->shape, ND_ERR_SINGULAR);
   }
   nd_array_release(akeep);
