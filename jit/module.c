@@ -169,12 +169,18 @@ static const nd__jit_ops nd__module_ops = {nd__module_compile, nd__module_load, 
 
 nd_status nd__jit_module_get(const char *fn, const char *what, const char *source,
                              const nd_module_options *opts, nd_module **out) {
-  int dev = 0, major = 0, minor = 0;
+  static atomic_int arch_of[64]; /* per device, 0 until read */
+  int dev = 0, major = 0, minor = 0, arch = 0;
   CUdevice cudev;
   ND_TRY(nd__cu_device(fn, &dev, &cudev));
-  ND_TRY(ND_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)));
-  ND_TRY(ND_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev)));
-  nd__jit_source s = {fn, what, source, opts, major * 10 + minor};
+  if (dev >= 0 && dev < 64) arch = atomic_load_explicit(&arch_of[dev], memory_order_relaxed);
+  if (arch == 0) {
+    ND_TRY(ND_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)));
+    ND_TRY(ND_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev)));
+    arch = major * 10 + minor;
+    if (dev >= 0 && dev < 64) atomic_store_explicit(&arch_of[dev], arch, memory_order_relaxed);
+  }
+  nd__jit_source s = {fn, what, source, opts, arch};
   nd__jit_key key;
   nd__jit_key_init(&key);
   nd_status st = nd__jit_material(&s, &key);
@@ -328,6 +334,54 @@ nd_status nd_kernel_max_active_blocks(nd_kernel *k, int block_threads, size_t sm
 
 /* ---- launch ------------------------------------------------------------------------------ */
 
+/* The device limits a launch is checked against, read once per device (the first 64). */
+typedef struct nd__devlim {
+  int gmax[3], bmax[3], optin, sms;
+} nd__devlim;
+static nd__devlim nd__devlims[64];
+static atomic_int nd__devlim_ready[64];
+
+static nd_status nd__device_limits(const char *fn, nd_kernel *k, int dev, CUdevice cudev, nd__devlim *out) {
+  if (dev >= 0 && dev < 64 && atomic_load_explicit(&nd__devlim_ready[dev], memory_order_acquire)) {
+    *out = nd__devlims[dev];
+    return ND_OK;
+  }
+  static const CUdevice_attribute ga[3] = {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+                                           CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
+  static const CUdevice_attribute ba[3] = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+                                           CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  CUresult nd__cu_r;
+  for (int d = 0; d < 3; d++) {
+    ND_TRY(ND__CU(nd__cu.device_attribute(&out->gmax[d], ga[d], cudev), fn, k->name));
+    ND_TRY(ND__CU(nd__cu.device_attribute(&out->bmax[d], ba[d], cudev), fn, k->name));
+  }
+  ND_TRY(ND__CU(nd__cu.device_attribute(&out->optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, cudev),
+                fn, k->name));
+  ND_TRY(ND__CU(nd__cu.device_attribute(&out->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, cudev), fn, k->name));
+  if (dev >= 0 && dev < 64) {
+    nd__devlims[dev] = *out; /* every thread stores the same values */
+    atomic_store_explicit(&nd__devlim_ready[dev], 1, memory_order_release);
+  }
+  return ND_OK;
+}
+
+/* The kernel's thread and static shared memory limits on a device, read once per device. */
+static nd_status nd__kernel_limits(const char *fn, nd_kernel *k, int dev, CUdevice cudev, int *maxt, int *ssm) {
+  if (dev >= 0 && dev < 64) {
+    const long v = atomic_load_explicit(&k->limits[dev], memory_order_acquire);
+    if (v) {
+      *maxt = (int)(v >> 32);
+      *ssm = (int)(v & 0x7fffffff);
+      return ND_OK;
+    }
+  }
+  ND_TRY(nd__kattr(fn, k, cudev, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, maxt));
+  ND_TRY(nd__kattr(fn, k, cudev, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, ssm));
+  if (dev >= 0 && dev < 64)
+    atomic_store_explicit(&k->limits[dev], (long)*maxt << 32 | (long)*ssm, memory_order_release);
+  return ND_OK;
+}
+
 nd_status nd__jit_launch(const char *fn, nd_kernel *k, nd_launch_config cfg, void **argv,
                          int narrays, nd_array *const *arrays, const int *modes) {
   int dev;
@@ -339,44 +393,36 @@ nd_status nd__jit_launch(const char *fn, nd_kernel *k, nd_launch_config cfg, voi
                        "the current device is %d", fn, k->name, arrays[i]->buf->device, dev);
   /* The configuration against the device's and the kernel's limits. */
   static const char axis[3] = {'x', 'y', 'z'};
-  int gmax[3], bmax[3], maxt = 0, ssm = 0, optin = 0;
-  CUresult nd__cu_r;
-  static const CUdevice_attribute ga[3] = {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
-                                           CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
-  static const CUdevice_attribute ba[3] = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
-                                           CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
-  for (int d = 0; d < 3; d++) {
-    ND_TRY(ND__CU(nd__cu.device_attribute(&gmax[d], ga[d], cudev), fn, k->name));
-    ND_TRY(ND__CU(nd__cu.device_attribute(&bmax[d], ba[d], cudev), fn, k->name));
-  }
+  nd__devlim L;
+  int maxt = 0, ssm = 0;
+  ND_TRY(nd__device_limits(fn, k, dev, cudev, &L));
+  ND_TRY(nd__kernel_limits(fn, k, dev, cudev, &maxt, &ssm));
   int64_t threads = 1, blocks = 1;
   for (int d = 0; d < 3; d++) {
-    if (cfg.grid[d] == 0 || cfg.grid[d] > (unsigned)gmax[d])
+    if (cfg.grid[d] == 0 || cfg.grid[d] > (unsigned)L.gmax[d])
       return nd__error(ND_ERR_VALUE, "%s: kernel '%s': grid.%c = %u is outside 1..%d", fn, k->name, axis[d],
-                       cfg.grid[d], gmax[d]);
-    if (cfg.block[d] == 0 || cfg.block[d] > (unsigned)bmax[d])
+                       cfg.grid[d], L.gmax[d]);
+    if (cfg.block[d] == 0 || cfg.block[d] > (unsigned)L.bmax[d])
       return nd__error(ND_ERR_VALUE, "%s: kernel '%s': block.%c = %u is outside 1..%d", fn, k->name, axis[d],
-                       cfg.block[d], bmax[d]);
+                       cfg.block[d], L.bmax[d]);
     threads *= cfg.block[d];
     blocks *= cfg.grid[d];
   }
-  ND_TRY(nd__kattr(fn, k, cudev, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &maxt));
   if (threads > maxt)
     return nd__error(ND_ERR_VALUE, "%s: kernel '%s': a block of %u x %u x %u = %lld threads exceeds the "
                      "kernel's limit of %d on this device", fn, k->name, cfg.block[0], cfg.block[1], cfg.block[2],
                      (long long)threads, maxt);
-  ND_TRY(nd__kattr(fn, k, cudev, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &ssm));
-  ND_TRY(ND__CU(nd__cu.device_attribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, cudev), fn, k->name));
-  if (cfg.shared_bytes + (size_t)ssm > (size_t)optin)
+  if (cfg.shared_bytes + (size_t)ssm > (size_t)L.optin)
     return nd__error(ND_ERR_VALUE, "%s: kernel '%s': %zu bytes of dynamic shared memory plus %d static exceed "
-                     "the device's %d bytes per block", fn, k->name, cfg.shared_bytes, ssm, optin);
+                     "the device's %d bytes per block", fn, k->name, cfg.shared_bytes, ssm, L.optin);
   ND_TRY(nd__ksmem(fn, k, dev, cudev, cfg.shared_bytes));
   if (k->module->cooperative) {
     CUfunction f;
     int per_sm = 0, sms = 0;
     ND_TRY(nd__kfunction(fn, k, &f));
+    CUresult nd__cu_r;
     ND_TRY(ND__CU(nd__cu.occupancy(&per_sm, f, (int)threads, cfg.shared_bytes), fn, k->name));
-    ND_TRY(ND__CU(nd__cu.device_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, cudev), fn, k->name));
+    sms = L.sms;
     if (blocks > (int64_t)per_sm * sms)
       return nd__error(ND_ERR_VALUE, "%s: kernel '%s' is cooperative and its grid of %lld blocks exceeds the "
                        "%lld blocks that can be resident at once (%d per multiprocessor x %d multiprocessors "

@@ -32,6 +32,7 @@ struct nd_kernel {
   int nparams;        /* -1 when the driver cannot tell */
   size_t param_size[ND__KARGS_MAX];
   atomic_int smem_optin[64]; /* per device: the dynamic shared memory the kernel is opted in to */
+  atomic_long limits[64];    /* per device: max threads << 32 | static shared bytes; 0 unread */
 };
 
 /* Compiles (through the process cache) and loads source: the body of nd_module_create, for
