@@ -182,6 +182,7 @@ extern const bench_case bench_linalg_cases[];  /* bench_linalg.c: linear algebra
 extern const bench_case bench_elementwise_cases[]; /* bench_elementwise.c: ufuncs (issue 5) */
 extern const bench_case bench_reduce_cases[];  /* bench_reduce.c: reductions, scans, sorts (issue 6) */
 extern const bench_case bench_random_cases[];  /* bench_random.c: random numbers (issue 8) */
+extern const bench_case bench_jit_cases[];     /* bench_jit.c: run-time compiled kernels (issue 24) */
 
 /* Bare-launch baselines (bench_bare.cu): one thread stores value to p[0..n). */
 cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cudaStream_t stream);

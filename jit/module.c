@@ -382,6 +382,18 @@ static nd_status nd__kernel_limits(const char *fn, nd_kernel *k, int dev, CUdevi
   return ND_OK;
 }
 
+nd_status nd__jit_sm_count(const char *fn, int *out) {
+  int dev;
+  CUdevice cudev;
+  ND_TRY(nd__cu_device(fn, &dev, &cudev));
+  if (dev >= 0 && dev < 64 && atomic_load_explicit(&nd__devlim_ready[dev], memory_order_acquire)) {
+    *out = nd__devlims[dev].sms;
+    return ND_OK;
+  }
+  CUresult nd__cu_r;
+  return ND__CU(nd__cu.device_attribute(out, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, cudev), fn, "device");
+}
+
 nd_status nd__jit_launch(const char *fn, nd_kernel *k, nd_launch_config cfg, void **argv,
                          int narrays, nd_array *const *arrays, const int *modes) {
   int dev;

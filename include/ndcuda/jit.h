@@ -4,7 +4,8 @@
  * - raw modules: CUDA C++ source compiled to a CUBIN for the current device's exact
  *   architecture (PTX only where NVRTC cannot target the device), loaded with the driver's
  *   context-independent library API, kernels fetched by name or by name expression
- *   (templates), launched with a typed argument list.
+ *   (templates), launched with a typed argument list;
+ * - generated elementwise kernels (as CuPy's ElementwiseKernel).
  *
  * Every compile goes through one cache (memory, then disk; see "the kernel cache" below): the
  * same source with the same options compiles once per process, and once per machine when the
@@ -191,6 +192,48 @@ typedef struct nd_launch_config {
  * and the argument. Borrows everything. Enqueues and returns. */
 ND_API nd_status nd_kernel_launch(nd_kernel *k, nd_launch_config config, int nargs,
                                   const nd_karg *args);
+
+/* ---- generated elementwise kernels -----------------------------------------------------
+ * As CuPy's ElementwiseKernel. in_params and out_params are comma-separated parameter lists,
+ * "T x, float32 y, raw T table": a type is an ndcuda dtype name (float32, complex128, ...) or a
+ * placeholder (one identifier that is not a dtype name) resolved from the arguments; "raw"
+ * passes the whole array (indexed by the operation itself with the _ind helper) instead of
+ * the element at the current index. operation is the loop body: it reads the inputs by name,
+ * assigns the outputs by name, and may use i (the linear index, int64). preamble (may be
+ * NULL) is placed before the kernel. Inputs broadcast as NumPy's operands; outputs are
+ * allocated (C order) or given (an out may be the same view as an input; an input that
+ * overlaps an out otherwise is read from a copy, NumPy's rule). Outputs are write-only in the
+ * operation: their previous value is not read. Inputs of a fixed type accept arrays of dtypes
+ * that cast to it safely; outputs take the result under 'same_kind'. The same dimension
+ * collapsing and a contiguous fast path with 16-byte accesses as the built-in elementwise
+ * kernels apply. One compile per combination of dtypes and index width, through the kernel
+ * cache, remembered by the definition. Raw arrays must be C-contiguous; the operation indexes
+ * them linearly (name[j]). Limits: 16 parameters, 12 non-raw array operands. */
+typedef struct nd_elementwise_kernel nd_elementwise_kernel;
+
+/* Parses the definition. Borrows every string (they are copied). opts may be NULL.
+ * Errors: ND_ERR_NULL_POINTER, ND_ERR_VALUE (a malformed parameter list, a name used twice,
+ * an unknown name in a type position; the message names the kernel and the parameter). */
+ND_API nd_status nd_elementwise_kernel_create(const char *in_params, const char *out_params,
+                                              const char *operation, const char *name,
+                                              const char *preamble,
+                                              const nd_module_options *opts,
+                                              nd_elementwise_kernel **out);
+ND_API void nd_elementwise_kernel_release(nd_elementwise_kernel *k); /* NULL accepted */
+
+/* Runs the kernel over nin inputs (arrays or scalars: a scalar binds a placeholder only when
+ * no array does, taking its own dtype, weak kinds as int64, float64, complex128) and nout
+ * outputs. out may be NULL (all outputs allocated) or hold nout entries, each an array or
+ * NULL (allocated); results receives nout new references (the given outs retained).
+ * Errors: ND_ERR_NULL_POINTER, ND_ERR_VALUE (wrong number of arguments), ND_ERR_DTYPE (a
+ * placeholder bound to two dtypes, a fixed-type parameter given another dtype, an output
+ * whose type cannot be resolved), ND_ERR_SHAPE (cannot broadcast; out of the wrong shape),
+ * ND_ERR_READ_ONLY, ND_ERR_DEVICE_MISMATCH, ND_ERR_COMPILE; nothing is launched and no out
+ * is touched on failure. Enqueues on the current stream and returns (the first call of a
+ * dtype combination may block compiling). */
+ND_API nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin,
+                                            const nd_operand *in, int nout, nd_array *const *out,
+                                            nd_array **results);
 
 /* ---- the kernel cache ------------------------------------------------------------------
  * Configured from the environment at the first compile:

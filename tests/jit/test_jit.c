@@ -604,6 +604,243 @@ START_TEST(memory_hit_is_fast) {
 }
 END_TEST
 
+
+/* ---- generated elementwise kernels --------------------------------------------------------
+ * References: the built-in nd_add / nd_multiply (each checked against host references in
+ * test_elementwise), compared after conversion to complex128 (exact for integers and bool,
+ * within a few units in the last place for floating types). */
+
+enum { LAY_CONTIG, LAY_OFFSET, LAY_TRANSPOSED, LAY_NEGATIVE, LAY_BROADCAST, LAY_ZERO, LAY_0D, LAY_COUNT };
+static const char *lay_name[LAY_COUNT] = {"contiguous", "offset", "transposed", "negative strides", "broadcast",
+                                          "zero-size", "0-d"};
+
+/* Values -3, -2.75, ... of dtype dt in a (rows x cols) C-ordered array. */
+static nd_array *values(nd_dtype dt, int ndim, const int64_t *shape, double start) {
+  int64_t n = 1;
+  for (int d = 0; d < ndim; d++) n *= shape[d];
+  nd_array *f = NULL, *c = NULL, *r = NULL;
+  ND_ASSERT_OK(nd_arange(start, start + 0.25 * (double)n, 0.25, ND_FLOAT64, &f));
+  ND_ASSERT_OK(nd_array_astype(f, dt, &c));
+  ND_ASSERT_OK(nd_array_reshape(c, ndim, shape, &r));
+  nd_array_release(f);
+  nd_array_release(c);
+  return r;
+}
+
+/* The operands x, y of a layout (views; the caller releases them). */
+static void layout_operands(nd_dtype dt, int lay, nd_array **x, nd_array **y) {
+  int64_t s2[2] = {37, 53}, s2t[2] = {53, 37};
+  nd_array *base = NULL;
+  switch (lay) {
+    case LAY_CONTIG:
+      *x = values(dt, 2, s2, -3.0);
+      *y = values(dt, 2, s2, 1.5);
+      break;
+    case LAY_OFFSET: {
+      int64_t sb[2] = {40, 60};
+      nd_slice sl[2] = {{2, 39, 1}, {5, 58, 1}};
+      base = values(dt, 2, sb, -3.0);
+      ND_ASSERT_OK(nd_array_slice(base, 2, sl, x));
+      nd_array_release(base);
+      base = values(dt, 2, sb, 2.0);
+      ND_ASSERT_OK(nd_array_slice(base, 2, sl, y));
+      nd_array_release(base);
+      break;
+    }
+    case LAY_TRANSPOSED:
+      base = values(dt, 2, s2t, -3.0);
+      ND_ASSERT_OK(nd_array_transpose(base, 0, NULL, x));
+      nd_array_release(base);
+      *y = values(dt, 2, s2, 0.5);
+      break;
+    case LAY_NEGATIVE: {
+      int64_t axes[2] = {0, 1};
+      base = values(dt, 2, s2, -3.0);
+      ND_ASSERT_OK(nd_array_flip(base, 2, axes, x));
+      nd_array_release(base);
+      base = values(dt, 2, s2, 1.0);
+      ND_ASSERT_OK(nd_array_flip(base, 1, axes + 1, y));
+      nd_array_release(base);
+      break;
+    }
+    case LAY_BROADCAST: {
+      int64_t sc[2] = {37, 1}, sr[1] = {53};
+      *x = values(dt, 2, sc, -3.0);
+      *y = values(dt, 1, sr, 0.75);
+      break;
+    }
+    case LAY_ZERO: {
+      int64_t sz[2] = {0, 5};
+      *x = values(dt, 2, sz, 0.0);
+      *y = values(dt, 2, sz, 0.0);
+      break;
+    }
+    default:
+      *x = values(dt, 0, NULL, -2.5);
+      *y = values(dt, 0, NULL, 1.25);
+      break;
+  }
+}
+
+static void expect_close(const char *what, nd_dtype dt, const nd_array *got, const nd_array *want) {
+  ck_assert_int_eq(nd_array_ndim(got), nd_array_ndim(want));
+  for (int d = 0; d < nd_array_ndim(got); d++) ck_assert_int_eq(nd_array_shape(got)[d], nd_array_shape(want)[d]);
+  const int64_t n = nd_array_size(want);
+  if (n == 0) return;
+  nd_array *g = NULL, *w = NULL;
+  ND_ASSERT_OK(nd_array_astype(got, ND_COMPLEX128, &g));
+  ND_ASSERT_OK(nd_array_astype(want, ND_COMPLEX128, &w));
+  double *hg = malloc((size_t)n * 16), *hw = malloc((size_t)n * 16);
+  ND_ASSERT_OK(nd_array_to_host(g, hg, (size_t)n * 16));
+  ND_ASSERT_OK(nd_array_to_host(w, hw, (size_t)n * 16));
+  const double tol = dt == ND_FLOAT16 ? 1e-3 : (dt == ND_FLOAT32 || dt == ND_COMPLEX64) ? 1e-6 : dt == ND_FLOAT64 || dt == ND_COMPLEX128 ? 1e-14 : 0;
+  int wrong = 0;
+  for (int64_t i = 0; i < 2 * n; i++) {
+    const double a = hg[i], b = hw[i];
+    const int ok = (a == b) || (isnan(a) && isnan(b)) || fabs(a - b) <= tol * fabs(b);
+    if (!ok && wrong++ < 3) fprintf(stderr, "%s: [%lld] got %.17g want %.17g\n", what, (long long)(i / 2), a, b);
+  }
+  ck_assert_msg(wrong == 0, "%s: %d values differ", what, wrong);
+  free(hg);
+  free(hw);
+  nd_array_release(g);
+  nd_array_release(w);
+}
+
+START_TEST(elementwise_matches_builtins_over_dtypes_and_layouts) {
+  const nd_dtype dt = (nd_dtype)_i;
+  nd_elementwise_kernel *k = NULL;
+  ND_ASSERT_OK(nd_elementwise_kernel_create("T x, T y", "T z, T w", "z = x + y; w = x * y;", "add_mul", NULL, NULL, &k));
+  for (int lay = 0; lay < LAY_COUNT; lay++) {
+    nd_array *x = NULL, *y = NULL, *res[2] = {NULL, NULL}, *ra = NULL, *rm = NULL;
+    layout_operands(dt, lay, &x, &y);
+    nd_operand in[2] = {nd_arg(x), nd_arg(y)};
+    ND_ASSERT_OK(nd_elementwise_kernel_call(k, 2, in, 2, NULL, res));
+    ND_ASSERT_OK(nd_add(x, y, NULL, &ra));
+    ND_ASSERT_OK(nd_multiply(x, y, NULL, &rm));
+    char what[128];
+    snprintf(what, sizeof what, "%s %s add", nd_dtype_name(dt), lay_name[lay]);
+    expect_close(what, dt, res[0], ra);
+    snprintf(what, sizeof what, "%s %s multiply", nd_dtype_name(dt), lay_name[lay]);
+    expect_close(what, dt, res[1], rm);
+    nd_array_release(x);
+    nd_array_release(y);
+    nd_array_release(res[0]);
+    nd_array_release(res[1]);
+    nd_array_release(ra);
+    nd_array_release(rm);
+  }
+  nd_elementwise_kernel_release(k);
+}
+END_TEST
+
+START_TEST(elementwise_out_alias_scalars_and_errors) {
+  nd_elementwise_kernel *k = NULL;
+  ND_ASSERT_OK(nd_elementwise_kernel_create("T x, T y", "T z", "z = x + y", "user_add", NULL, NULL, &k));
+  int64_t shape[2] = {64, 33};
+  nd_array *x = values(ND_FLOAT32, 2, shape, -1.0), *y = values(ND_FLOAT32, 2, shape, 2.0), *ref = NULL, *r = NULL;
+  ND_ASSERT_OK(nd_add(x, y, NULL, &ref));
+  /* out is x itself: in place */
+  nd_operand in[2] = {nd_arg(x), nd_arg(y)};
+  nd_array *outs[1] = {x};
+  ND_ASSERT_OK(nd_elementwise_kernel_call(k, 2, in, 1, outs, &r));
+  ck_assert_ptr_eq(r, x);
+  expect_close("in place", ND_FLOAT32, x, ref);
+  nd_array_release(r);
+  /* out overlapping an input shifted by one row: read from a copy, as NumPy */
+  int64_t big[2] = {65, 33};
+  nd_array *buf = values(ND_FLOAT32, 2, big, 0.0), *lo = NULL, *hi = NULL, *want = NULL;
+  nd_slice sl0[1] = {{0, 64, 1}}, sl1[1] = {{1, 65, 1}};
+  ND_ASSERT_OK(nd_array_slice(buf, 1, sl0, &lo));
+  ND_ASSERT_OK(nd_array_slice(buf, 1, sl1, &hi));
+  ND_ASSERT_OK(nd_add(lo, lo, NULL, &want));
+  nd_operand in2[2] = {nd_arg(lo), nd_arg(lo)};
+  nd_array *outs2[1] = {hi};
+  ND_ASSERT_OK(nd_elementwise_kernel_call(k, 2, in2, 1, outs2, &r));
+  expect_close("overlapping out", ND_FLOAT32, hi, want);
+  nd_array_release(r);
+  /* a weak scalar follows the array's dtype; alone it binds T as float64 */
+  nd_operand ins[2] = {nd_arg(y), nd_arg_scalar(nd_scalar_float(0.5))};
+  ND_ASSERT_OK(nd_elementwise_kernel_call(k, 2, ins, 1, NULL, &r));
+  ck_assert_int_eq(nd_array_dtype(r), ND_FLOAT32);
+  nd_array_release(r);
+  nd_operand both[2] = {nd_arg_scalar(nd_scalar_float(0.5)), nd_arg_scalar(nd_scalar_float(0.25))};
+  ND_ASSERT_OK(nd_elementwise_kernel_call(k, 2, both, 1, NULL, &r));
+  ck_assert_int_eq(nd_array_dtype(r), ND_FLOAT64);
+  ck_assert_int_eq(nd_array_ndim(r), 0);
+  double v = 0;
+  ND_ASSERT_OK(nd_array_to_host(r, &v, sizeof v));
+  ck_assert(v == 0.75);
+  nd_array_release(r);
+  /* bad input: nothing runs, out untouched */
+  nd_array *xi = values(ND_INT32, 2, shape, 0.0), *o = values(ND_FLOAT32, 2, shape, 7.0), *snap = NULL;
+  ND_ASSERT_OK(nd_array_copy(o, ND_ORDER_C, &snap));
+  nd_operand mixed[2] = {nd_arg(x), nd_arg(xi)};
+  nd_array *oo[1] = {o};
+  ND_ASSERT_FAILS(nd_elementwise_kernel_call(k, 2, mixed, 1, oo, &r), ND_ERR_DTYPE, "placeholder T");
+  ND_ASSERT_FAILS(nd_elementwise_kernel_call(k, 1, mixed, 1, oo, &r), ND_ERR_VALUE, "takes 2 inputs");
+  int64_t other[2] = {3, 3};
+  nd_array *small = values(ND_FLOAT32, 2, other, 0.0);
+  nd_operand bad_shape[2] = {nd_arg(x), nd_arg(small)};
+  ND_ASSERT_FAILS(nd_elementwise_kernel_call(k, 2, bad_shape, 1, oo, &r), ND_ERR_SHAPE, "'y'");
+  nd_array *ob[1] = {small};
+  ND_ASSERT_FAILS(nd_elementwise_kernel_call(k, 2, in, 1, ob, &r), ND_ERR_SHAPE, "output 'z'");
+  int64_t row[2] = {1, 33};
+  nd_array *rowa = values(ND_FLOAT32, 2, row, 0.0), *ro = NULL;
+  ND_ASSERT_OK(nd_array_broadcast_to(rowa, 2, shape, &ro));
+  nd_array *orc[1] = {ro};
+  ND_ASSERT_FAILS(nd_elementwise_kernel_call(k, 2, in, 1, orc, &r), ND_ERR_READ_ONLY, "output 'z'");
+  nd_array_release(ro);
+  nd_array_release(rowa);
+  expect_close("untouched out", ND_FLOAT32, o, snap);
+  /* a fixed-type definition takes arrays that cast safely */
+  nd_elementwise_kernel *kf = NULL;
+  ND_ASSERT_OK(nd_elementwise_kernel_create("float64 a, float64 b", "float64 c", "c = a * 2 + b", "fixed", NULL, NULL, &kf));
+  nd_operand fx[2] = {nd_arg(xi), nd_arg(x)};
+  ND_ASSERT_OK(nd_elementwise_kernel_call(kf, 2, fx, 1, NULL, &r));
+  ck_assert_int_eq(nd_array_dtype(r), ND_FLOAT64);
+  nd_array_release(r);
+  nd_array *c128 = values(ND_COMPLEX128, 2, shape, 0.0);
+  nd_operand fbad[2] = {nd_arg(c128), nd_arg(x)};
+  ND_ASSERT_FAILS(nd_elementwise_kernel_call(kf, 2, fbad, 1, NULL, &r), ND_ERR_DTYPE, "'a'");
+  nd_elementwise_kernel_release(kf);
+  nd_array_release(c128);
+  nd_array_release(small);
+  nd_array_release(xi);
+  nd_array_release(o);
+  nd_array_release(snap);
+  nd_array_release(buf);
+  nd_array_release(lo);
+  nd_array_release(hi);
+  nd_array_release(want);
+  nd_array_release(x);
+  nd_array_release(y);
+  nd_array_release(ref);
+  nd_elementwise_kernel_release(k);
+}
+END_TEST
+
+START_TEST(elementwise_64bit_index) {
+  /* 2^31 + 40 uint8 elements: i itself is beyond int range at the end. */
+  nd_elementwise_kernel *k = NULL;
+  ND_ASSERT_OK(nd_elementwise_kernel_create("", "uint8 z", "z = (nd_uint8)(i % 251)", "index_fill", NULL, NULL, &k));
+  const int64_t n = ((int64_t)1 << 31) + 40;
+  nd_array *z = NULL, *r = NULL, *tail = NULL;
+  ND_ASSERT_OK(nd_empty(1, &n, ND_UINT8, &z));
+  nd_array *outs[1] = {z};
+  ND_ASSERT_OK(nd_elementwise_kernel_call(k, 0, NULL, 1, outs, &r));
+  nd_slice sl[1] = {{n - 100, n, 1}};
+  ND_ASSERT_OK(nd_array_slice(z, 1, sl, &tail));
+  unsigned char h[100];
+  ND_ASSERT_OK(nd_array_to_host(tail, h, sizeof h));
+  for (int j = 0; j < 100; j++) ck_assert_int_eq(h[j], (int)((n - 100 + j) % 251));
+  nd_array_release(tail);
+  nd_array_release(r);
+  nd_array_release(z);
+  nd_elementwise_kernel_release(k);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("jit");
   TCase *t = tcase_create("raw");
@@ -615,6 +852,9 @@ static Suite *suite(void) {
   tcase_add_test(t, bad_input_is_refused_before_launch);
   tcase_add_loop_test(t, cross_stream_ordering_of_user_kernels, 0, 2);
   tcase_add_test(t, memory_hit_is_fast);
+  tcase_add_loop_test(t, elementwise_matches_builtins_over_dtypes_and_layouts, 0, ND_NUM_DTYPES);
+  tcase_add_test(t, elementwise_out_alias_scalars_and_errors);
+  tcase_add_test(t, elementwise_64bit_index);
   suite_add_tcase(s, t);
   return s;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "jit/compile.h"
+#include "jit/module.h"
 #include "jit/sha256.h"
 
 static nd__jit_source src_for(const char *source, const nd_module_options *o) {
@@ -193,6 +194,75 @@ START_TEST(key_covers_every_input) {
 }
 END_TEST
 
+/* ---- generated elementwise kernels: parsing, and sources that NVRTC accepts ---------------- */
+
+START_TEST(elementwise_definitions_parse_or_fail_clearly) {
+  nd_elementwise_kernel *k = NULL;
+  ND_ASSERT_OK(nd_elementwise_kernel_create("T x, raw float32 t, U y", "T z, float64 w", "z = x + y; w = t[0];",
+                                            "my_kernel", NULL, NULL, &k));
+  nd_elementwise_kernel_release(k);
+  ND_ASSERT_OK(nd_elementwise_kernel_create("", "float32 z", "z = 1;", "no_inputs", NULL, NULL, &k));
+  nd_elementwise_kernel_release(k);
+  ND_ASSERT_FAILS(nd_elementwise_kernel_create("T x, T x", "T z", "z = x;", "dup", NULL, NULL, &k), ND_ERR_VALUE,
+                  "'x' is used twice");
+  ND_ASSERT_FAILS(nd_elementwise_kernel_create("T", "T z", "z = 0;", "bad_list", NULL, NULL, &k), ND_ERR_VALUE,
+                  "bad_list");
+  ND_ASSERT_FAILS(nd_elementwise_kernel_create("T x y", "T z", "z = x;", "bad_list2", NULL, NULL, &k),
+                  ND_ERR_VALUE, "input parameter 'T x y'");
+  ND_ASSERT_FAILS(nd_elementwise_kernel_create("T x", "", "x;", "no_out", NULL, NULL, &k), ND_ERR_VALUE,
+                  "no output");
+  ND_ASSERT_FAILS(nd_elementwise_kernel_create("T i", "T z", "z = i;", "reserved", NULL, NULL, &k), ND_ERR_VALUE,
+                  "reserved");
+  ND_ASSERT_FAILS(nd_elementwise_kernel_create("T x", "T z", "z = x;", "not an identifier", NULL, NULL, &k),
+                  ND_ERR_VALUE, "not an identifier");
+  ND_ASSERT_FAILS(nd_elementwise_kernel_create(NULL, "T z", "z = 1;", "k", NULL, NULL, &k), ND_ERR_NULL_POINTER,
+                  "in_params");
+}
+END_TEST
+
+/* Each binding's generated source compiles for sm_90, over every dtype (float16 and complex
+ * included), mixed input dtypes, scalars, raw arrays and 64-bit indices. */
+START_TEST(elementwise_sources_compile_for_every_dtype) {
+  nd_elementwise_kernel *k = NULL;
+  ND_ASSERT_OK(nd_elementwise_kernel_create("T x, T y, raw T table", "T z", "z = x * y + table[0]; if (i == 0) z = z;",
+                                            "mul_add_table", "// preamble\n", NULL, &k));
+  nd_module_options o = ND_MODULE_OPTIONS_INIT;
+  for (int d = 0; d < ND_NUM_DTYPES; d++) {
+    const nd_dtype t = (nd_dtype)d;
+    nd_dtype pt[4] = {t, t, t, t}, at[4] = {t, t, t, t};
+    int sc[4] = {0, d % 2, 0, 0}; /* y a scalar every other dtype */
+    char *src = nd__ew_source_for(k, pt, at, sc, d % 3 == 0);
+    ck_assert_ptr_nonnull(src);
+    nd__jit_source s = {"test", "mul_add_table", src, &o, 90};
+    nd__jit_binary *b = NULL;
+    char *log = NULL;
+    nd_status st = nd__jit_nvrtc_compile(&s, &b, &log);
+    ck_assert_msg(st == ND_OK, "%s: %s\n%s\nsource:\n%s", nd_dtype_name(t), nd_last_error(), log ? log : "", src);
+    ck_assert(has_symbol(b, "nd_ew_contig") && has_symbol(b, "nd_ew_strided"));
+    nd__jit_binary_free(b);
+    free(log);
+    free(src);
+  }
+  nd_elementwise_kernel_release(k);
+  /* fixed types with conversions: int32 array into a float64 parameter, a float16 output */
+  ND_ASSERT_OK(nd_elementwise_kernel_create("float64 x, complex64 c", "float16 h, complex128 w",
+                                            "h = x * 2; w = nd_complex128(c) * x;", "mixed", NULL, NULL, &k));
+  nd_dtype pt[4] = {ND_FLOAT64, ND_COMPLEX64, ND_FLOAT16, ND_COMPLEX128};
+  nd_dtype at[4] = {ND_INT32, ND_COMPLEX64, ND_FLOAT32, ND_COMPLEX128};
+  int sc[4] = {0, 0, 0, 0};
+  char *src = nd__ew_source_for(k, pt, at, sc, 0);
+  nd__jit_source s = {"test", "mixed", src, &o, 90};
+  nd__jit_binary *b = NULL;
+  char *log = NULL;
+  nd_status st = nd__jit_nvrtc_compile(&s, &b, &log);
+  ck_assert_msg(st == ND_OK, "%s\n%s\nsource:\n%s", nd_last_error(), log ? log : "", src);
+  nd__jit_binary_free(b);
+  free(log);
+  free(src);
+  nd_elementwise_kernel_release(k);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("jit_host");
   TCase *t = tcase_create("nvrtc");
@@ -203,6 +273,8 @@ static Suite *suite(void) {
   tcase_add_test(t, syntax_error_is_err_compile_with_log);
   tcase_add_test(t, option_checks);
   tcase_add_test(t, key_covers_every_input);
+  tcase_add_test(t, elementwise_definitions_parse_or_fail_clearly);
+  tcase_add_test(t, elementwise_sources_compile_for_every_dtype);
   suite_add_tcase(s, t);
   return s;
 }
