@@ -714,6 +714,131 @@ def case_rng_integers(ctx):
 # ---- end random ----
 
 
+# ---- run-time compiled kernels (issue 24) ---------------------------------------------------
+
+# As bench_jit.c: every case uses a fresh CUPY_CACHE_DIR (set here, before CuPy compiles
+# anything of the case) and sources with a nonce no cache has seen.
+
+_JIT_NONCE = [0]
+
+
+def _jit_nonce():
+    import os
+    _JIT_NONCE[0] += 1
+    return "%x" % ((os.getpid() << 32) ^ (int(time.time()) << 8) ^ _JIT_NONCE[0])
+
+
+def _jit_fresh_cache_dir():
+    import os
+    import tempfile
+    os.environ["CUPY_CACHE_DIR"] = tempfile.mkdtemp(prefix="cupy-jit-bench-")
+
+
+JIT_RAW_SRC = ("// nonce %s\nextern \"C\" __global__ void axpy(const float *x, const float *y, float *z, float a, int n) {\n"
+               "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) z[i] = a * x[i] + y[i]; }\n")
+
+
+def case_jit_compile_cold(ctx):
+    _jit_fresh_cache_dir()
+    x = cp.arange(1000, dtype=cp.float32)
+    times = []
+    for _ in range(9):
+        cp.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        k = cp.ElementwiseKernel("T x, T y, T a", "T z", "z = x * a + y", "axpy_cold",
+                                 preamble="// nonce " + _jit_nonce())
+        z = k(x, x, cp.float32(2.0))
+        cp.cuda.Device().synchronize()
+        times.append((time.perf_counter() - t0) * 1e6)
+        check(ctx, np.array_equal(cp.asnumpy(z), 3.0 * np.arange(1000, dtype=np.float32)), "axpy differs")
+    med, mn = median_min(times)
+    emit(ctx, None, "host", med, mn, len(times),
+         note="ElementwiseKernel axpy, new source each time, disk cache on: compile + write + load + run")
+
+
+def case_jit_disk_hit(ctx):
+    import subprocess
+    _jit_fresh_cache_dir()
+    src = JIT_RAW_SRC % _jit_nonce()
+    cp.RawKernel(src, "axpy").kernel  # compiled here, written to CUPY_CACHE_DIR
+    child = ("import sys, time, cupy as cp\n"
+             "cp.empty(1); cp.cuda.Device().synchronize()\n"
+             "src = sys.stdin.read()\n"
+             "t0 = time.perf_counter(); cp.RawKernel(src, 'axpy').kernel; t1 = time.perf_counter()\n"
+             "print((t1 - t0) * 1e6)\n")
+    times = []
+    for _ in range(7):
+        out = subprocess.run([sys.executable, "-c", child], input=src, capture_output=True, text=True, check=True)
+        times.append(float(out.stdout.strip().splitlines()[-1]))
+    med, mn = median_min(times)
+    emit(ctx, None, "host", med, mn, len(times),
+         note="RawKernel(...).kernel in a new process (context already up): disk cache hit")
+
+
+def case_jit_memory_hit(ctx):
+    _jit_fresh_cache_dir()
+    src = JIT_RAW_SRC % _jit_nonce()
+    keep = cp.RawKernel(src, "axpy")
+    keep.kernel
+
+    def batch():
+        for _ in range(PER_BATCH):
+            cp.RawKernel(src, "axpy").kernel
+
+    med, mn = time_host(ctx, batch)
+    emit(ctx, None, "host", med, mn, ctx.host_batches, note="RawKernel(...).kernel of a source held in memory")
+
+
+def case_jit_threads(ctx):
+    import threading
+    _jit_fresh_cache_dir()
+    times = []
+    for _ in range(5):
+        nonce = _jit_nonce()
+        srcs = [JIT_RAW_SRC % (nonce + "_%d" % k) for k in range(4)]
+        barrier = threading.Barrier(32)
+        errors = []
+
+        def work(i):
+            barrier.wait()
+            try:
+                cp.RawKernel(srcs[i % 4], "axpy").kernel
+            except Exception as e:  # noqa: BLE001 - counted and reported
+                errors.append(e)
+
+        ths = [threading.Thread(target=work, args=(i,)) for i in range(32)]
+        t0 = time.perf_counter()
+        for t in ths:
+            t.start()
+        for t in ths:
+            t.join()
+        times.append((time.perf_counter() - t0) * 1e6)
+        check(ctx, not errors, "%d thread(s) failed: %r" % (len(errors), errors[:1]))
+    med, mn = median_min(times)
+    emit(ctx, None, "host", med, mn, len(times), note="32 threads, 4 new RawKernels, wall")
+
+
+def case_jit_ew_add(ctx):
+    n = core_n(ctx)
+    k = cp.ElementwiseKernel("T x, T y", "T z", "z = x + y", "user_add")
+
+    def setup():
+        a = random_f32(ctx, (n,))
+        return {"a": a, "b": cp.square(a), "out": None}, 3 * n * 4
+
+    def run(st):
+        st["out"] = None
+        st["out"] = k(st["a"], st["b"])
+
+    def verify(st):
+        a = cp.asnumpy(st["a"])
+        check(ctx, np.array_equal(cp.asnumpy(st["out"]), a + np.square(a)), "user add differs")
+
+    device_case(ctx, setup, run, verify)
+
+# ---- end jit ----
+
+
 CASES = [
     ("core.copy_f32", case_copy),
     ("core.astype_f32_f64", case_astype_f64),
@@ -766,6 +891,13 @@ CASES = [
     ("linalg.solve_4096_f64_16rhs_unchecked", case_solve),
     ("linalg.matmul_8192_f32", case_matmul_f32),
     ("linalg.matmul_8192_f64", case_matmul_f64),
+    # jit cases
+    ("jit.compile_cold", case_jit_compile_cold),
+    ("jit.disk_hit_new_process", case_jit_disk_hit),
+    ("jit.memory_hit", case_jit_memory_hit),
+    ("jit.threads_32x4_cold", case_jit_threads),
+    ("jit.ew_add_f32", case_jit_ew_add),
+    # end jit cases
 ]
 
 

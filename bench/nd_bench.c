@@ -26,6 +26,7 @@ static const bench_case *const bench_tables[] = {
     bench_random_cases,
     bench_stream_cases,
     bench_linalg_cases,
+    bench_jit_cases,
     NULL,
 };
 

@@ -45,3 +45,11 @@ list(APPEND NDCUDA_SOURCES
   src/reduce_plan.c src/reduce.c src/reduce_stats.c src/scan.c src/sort.c src/search.c
   kernels/reduce_sum.cu kernels/reduce_minmax.cu kernels/reduce_stats.cu kernels/scan.cu
   kernels/sort_keys.cu kernels/sort_pairs.cu kernels/sort_util.cu kernels/sort_search.cu)
+# jit: run-time compiled user kernels (NVRTC) and the kernel cache
+list(APPEND NDCUDA_SOURCES
+  jit/sha256.c jit/cache.c jit/helper.c jit/compile.c jit/module.c jit/elementwise.c)
+# NVRTC gets the toolkit's include directory (cooperative_groups.h, CCCL) without any search
+# at run time; CUDA_PATH or CUDA_HOME override it there.
+list(GET CUDAToolkit_INCLUDE_DIRS 0 _nd_cuda_include)
+set_source_files_properties(jit/compile.c PROPERTIES
+  COMPILE_DEFINITIONS "ND_CUDA_INCLUDE_DIR=\"${_nd_cuda_include}\"")

@@ -200,3 +200,16 @@ extern "C" int nd_k_stream_capturing(void *stream) {
   }
   return cap != cudaStreamCaptureStatusNone;
 }
+
+/* A driver entry point for other folders (jit/ loads and launches user kernels through the
+ * driver's library API without linking libcuda): the symbol as of CUDA version cuda_version
+ * (12000 for 12.0), or NULL when the driver lacks it. */
+extern "C" void *nd_k_driver_entry(const char *name, int cuda_version) {
+  void *fn = NULL;
+  enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+  if (cudaGetDriverEntryPointByVersion(name, &fn, (unsigned)cuda_version, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess)
+    fn = NULL;
+  (void)cudaGetLastError();
+  return fn;
+}

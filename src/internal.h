@@ -109,6 +109,10 @@ int nd_k_device(int *device);
  * H100 host), else the runtime's (kernels/launch.cu). */
 int nd_k_stream_capturing(void *stream);
 
+/* A driver entry point by name as of a CUDA version (12000 for 12.0), or NULL when the
+ * driver lacks it (kernels/launch.cu). */
+void *nd_k_driver_entry(const char *name, int cuda_version);
+
 #ifdef __cplusplus
 }
 #endif
