@@ -34,6 +34,8 @@ list(APPEND NDCUDA_SOURCES
   linalg/decomp.c linalg/norm.c
   linalg/small_gj.cu linalg/tiny_gj.cu linalg/medium_gj.cu linalg/warp_gj.cu linalg/row_gj.cu linalg/aux.cu
   linalg/rbt.cu)
+# the randomised inverse of large matrices
+list(APPEND NDCUDA_SOURCES linalg/inv_large.c linalg/inv_large.cu)
 # elementwise: ufuncs, type resolution, the one elementwise kernel mechanism per op family
 list(APPEND NDCUDA_SOURCES
   elementwise/ufunc.c elementwise/ufunc_run.c elementwise/ufunc_ops.c
@@ -47,3 +49,11 @@ list(APPEND NDCUDA_SOURCES
 list(APPEND NDCUDA_SOURCES
   sort/sort.c sort/search.c
   sort/sort_keys.cu sort/sort_pairs.cu sort/sort_util.cu sort/sort_search.cu)
+# jit: run-time compiled user kernels (NVRTC) and the kernel cache
+list(APPEND NDCUDA_SOURCES
+  jit/sha256.c jit/cache.c jit/helper.c jit/compile.c jit/module.c jit/elementwise.c)
+# NVRTC gets the toolkit's include directory (cooperative_groups.h, CCCL) without any search
+# at run time; CUDA_PATH or CUDA_HOME override it there.
+list(GET CUDAToolkit_INCLUDE_DIRS 0 _nd_cuda_include)
+set_source_files_properties(jit/compile.c PROPERTIES
+  COMPILE_DEFINITIONS "ND_CUDA_INCLUDE_DIR=\"${_nd_cuda_include}\"")

@@ -4,11 +4,13 @@
  * Branch cuts and signed zeros follow C99 Annex G: sqrt, log and the inverse functions take
  * the sign of a zero imaginary part to pick the side of the cut (sqrt(-1-0j) = -1j). The
  * inverse trigonometric functions use Kahan's formulas ("Branch cuts for complex elementary
- * functions", 1987), which are exact about the cuts given a correct sqrt. exp2, expm1,
+ * functions", 1987), which are exact about the cuts given a correct sqrt; beyond |z| = 1/eps
+ * asin, asinh and acosh are log(2z) by quadrant. exp2, expm1,
  * log1p, log2, log10 and power are NumPy's own formulas (numpy/_core/src/umath/funcs.inc.src
  * and npy_math_complex.c), not C99's, so that results match NumPy's. Accuracy is that of
- * the formulas: a few ulp away from the cuts and from zeros of the result; no scaling for
- * arguments beyond about 1e300 (float: 1e36) except in sqrt. At infinite and NaN arguments
+ * the formulas: a few ulp away from the cuts and from zeros of the result. sqrt, log, sinh,
+ * cosh (so sin and cos), atanh (so atan) scale their arguments at the ends of the range as
+ * the C library does (cspecial.cuh). At infinite and NaN arguments
  * the trigonometric and hyperbolic functions and their inverses give the C library's values
  * (kernels/cspecial.cuh), which NumPy returns. */
 #include "elementwise/elementwise.cuh"
@@ -17,9 +19,8 @@ namespace ndk {
 namespace {
 
 template <class F> __device__ __forceinline__ bool sgn(F x) { return signbit(x); }
-template <class F> __device__ __forceinline__ F fmax_value();
-template <> __device__ __forceinline__ float fmax_value<float>() { return 3.4028234663852886e38f; }
-template <> __device__ __forceinline__ double fmax_value<double>() { return 1.7976931348623157e308; }
+/* A value of cspecial.cuh as the kernels' complex type. */
+template <class F> __device__ __forceinline__ cplx<F> from_cs(cs::val<F> v) { return mk<F>(v.re, v.im); }
 
 template <class F>
 __device__ cplx<F> c_sqrt(cplx<F> z) {
@@ -34,21 +35,8 @@ __device__ cplx<F> c_sqrt(cplx<F> z) {
     if (sgn(a)) return mk<F>(m_fabs(b - b), m_copysign(a, b));
     return mk<F>(a, m_copysign(b - b, b));
   }
-  /* Scale huge arguments down by 4 (the root by 2) so that |a| + hypot(a, b) cannot
-   * overflow. */
-  F scale = 1;
-  const F big = fmax_value<F>() / 4;
-  if (m_fabs(a) >= big || m_fabs(b) >= big) {
-    a *= (F)0.25;
-    b *= (F)0.25;
-    scale = 2;
-  }
-  if (a >= 0) {
-    const F t = m_sqrt((a + m_hypot(a, b)) * (F)0.5);
-    return mk<F>(t * scale, b / (2 * t) * scale);
-  }
-  const F t = m_sqrt((-a + m_hypot(a, b)) * (F)0.5);
-  return mk<F>(m_fabs(b) / (2 * t) * scale, m_copysign(t, b) * scale);
+  /* Huge parts scaled down, tiny ones up (cspecial.cuh). */
+  return from_cs(cs::sqrt_fin(a, b));
 }
 
 template <class F>
@@ -76,16 +64,8 @@ __device__ cplx<F> c_exp(cplx<F> z) {
 /* log|z| + i arg z; near |z| = 1 through log1p so that the real part keeps its precision. */
 template <class F>
 __device__ cplx<F> c_log(cplx<F> z) {
-  const F x = z.re, y = z.im;
-  const F ax = m_fabs(x), ay = m_fabs(y);
-  const F hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
-  const F h = m_hypot(x, y);
-  F re;
-  if (h > (F)0.5 && h < (F)2 && finite_(hi))
-    re = (F)0.5 * m_log1p(mul_rn(hi - 1, hi + 1) + mul_rn(lo, lo));
-  else
-    re = m_log(h);
-  return mk<F>(re, m_atan2(y, x));
+  /* scaled where |z| would overflow or underflow (cspecial.cuh) */
+  return mk<F>(cs::log_abs(z.re, z.im), m_atan2(z.im, z.re));
 }
 
 /* sinh, cosh, tanh, asin, acos, acosh, atanh below take finite arguments only: the others
@@ -95,7 +75,7 @@ __device__ cplx<F> c_sinh(cplx<F> z) {
   const F x = z.re, y = z.im;
   if (y == 0) return mk<F>(m_sinh(x), y);
   if (x == 0) return mk<F>(mul_rn(x, m_cos(y)), m_sin(y));
-  return mk<F>(mul_rn(m_sinh(x), m_cos(y)), mul_rn(m_cosh(x), m_sin(y)));
+  return from_cs(cs::sinhcosh_fin(x, y, false)); /* exp|x| in pieces where it overflows */
 }
 
 template <class F>
@@ -103,7 +83,7 @@ __device__ cplx<F> c_cosh(cplx<F> z) {
   const F x = z.re, y = z.im;
   if (y == 0) return mk<F>(m_cosh(x), m_copysign((F)0, x) * y);
   if (x == 0) return mk<F>(m_cos(y), mul_rn(x, m_sin(y)));
-  return mk<F>(mul_rn(m_cosh(x), m_cos(y)), mul_rn(m_sinh(x), m_sin(y)));
+  return from_cs(cs::sinhcosh_fin(x, y, true));
 }
 
 /* FreeBSD's ctanh (Kahan's formula), which avoids overflow of sinh and cosh. */
@@ -150,18 +130,14 @@ __device__ cplx<F> c_acosh(cplx<F> z) {
   return mk<F>(m_asinh(mul_rn(s1.re, s2.re) + mul_rn(s1.im, s2.im)), 2 * m_atan2(s1.im, s2.re));
 }
 
-/* atanh z = 1/4 log1p(4x / ((1-x)^2 + y^2)) + i/2 atan2(2y, (1-x)(1+x) - y^2). */
+/* atanh z = 1/4 log(|1+z|^2 / |1-z|^2) + i/2 atan2(2y, 1 - |z|^2), as glibc's catanh
+ * computes it (cspecial.cuh): 1 - |z|^2 without cancellation, limits for huge |z|. */
 template <class F>
 __device__ cplx<F> c_atanh(cplx<F> z) {
-  const F x = z.re, y = z.im;
-  const F omx = 1 - x;
-  const F re = (F)0.25 * m_log1p(4 * x / (mul_rn(omx, omx) + mul_rn(y, y)));
-  const F im = (F)0.5 * m_atan2(2 * y, mul_rn(omx, 1 + x) - mul_rn(y, y));
-  return mk<F>(re, im);
+  return from_cs(cs::atanh_fin(z.re, z.im));
 }
 
 /* The value at an infinite or NaN argument (cspecial.cuh), as NumPy's (the C library's). */
-template <class F> __device__ __forceinline__ cplx<F> from_cs(cs::val<F> v) { return mk<F>(v.re, v.im); }
 #define ND_K_NONFINITE(f) \
   if (!finite_(z.re) || !finite_(z.im)) return from_cs(cs::f(z.re, z.im));
 
@@ -202,14 +178,19 @@ ND_K_COMPLEX(cop_log1p, {
 ND_K_COMPLEX(cop_sin, ND_K_NONFINITE(sin) return times_mi(c_sinh(times_i(z)));, 1)
 ND_K_COMPLEX(cop_cos, ND_K_NONFINITE(cos) return c_cosh(times_i(z));, 1)
 ND_K_COMPLEX(cop_tan, ND_K_NONFINITE(tan) return times_mi(c_tanh(times_i(z)));, 1)
-ND_K_COMPLEX(cop_asin, ND_K_NONFINITE(asin) return c_asin(z);, 1)
+ND_K_COMPLEX(cop_asin, ND_K_NONFINITE(asin) if (cs::big_arg(z.re, z.im)) {
+  const cs::val<F> t = cs::asinh_big(z.im, z.re); /* asin z = swap(asinh(swap z)) */
+  return mk<F>(t.im, t.re);
+} return c_asin(z);, 1)
 ND_K_COMPLEX(cop_acos, ND_K_NONFINITE(acos) return c_acos(z);, 1)
 ND_K_COMPLEX(cop_atan, ND_K_NONFINITE(atan) return times_mi(c_atanh(times_i(z)));, 1)
 ND_K_COMPLEX(cop_sinh, ND_K_NONFINITE(sinh) return c_sinh(z);, 1)
 ND_K_COMPLEX(cop_cosh, ND_K_NONFINITE(cosh) return c_cosh(z);, 1)
 ND_K_COMPLEX(cop_tanh, ND_K_NONFINITE(tanh) return c_tanh(z);, 1)
-ND_K_COMPLEX(cop_asinh, ND_K_NONFINITE(asinh) return times_mi(c_asin(times_i(z)));, 1)
-ND_K_COMPLEX(cop_acosh, ND_K_NONFINITE(acosh) return c_acosh(z);, 1)
+ND_K_COMPLEX(cop_asinh, ND_K_NONFINITE(asinh) if (cs::big_arg(z.re, z.im)) return from_cs(cs::asinh_big(z.re, z.im));
+             return times_mi(c_asin(times_i(z)));, 1)
+ND_K_COMPLEX(cop_acosh, ND_K_NONFINITE(acosh) if (cs::big_arg(z.re, z.im)) return from_cs(cs::acosh_big(z.re, z.im));
+             return c_acosh(z);, 1)
 ND_K_COMPLEX(cop_atanh, ND_K_NONFINITE(atanh) return c_atanh(z);, 1)
 #undef ND_K_COMPLEX
 #undef ND_K_NONFINITE

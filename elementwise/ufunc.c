@@ -381,6 +381,15 @@ nd_status nd__ufunc_check_scalars(const char *fn, nd__ufunc_loop *L, const nd_op
         }
       }
     }
+    if ((L->op == ND_UFUNC_LOGICAL_AND || L->op == ND_UFUNC_LOGICAL_OR || L->op == ND_UFUNC_LOGICAL_XOR) &&
+        (v.dtype == ND_PYFLOAT || v.dtype == ND_PYCOMPLEX)) {
+      /* Only the scalar's truth counts, and NumPy takes it from the Python value: 1e-310 is
+       * true even where it would underflow to 0 in a float32 loop. 1.0 has the same truth in
+       * every dtype. */
+      const int truth = v.dtype == ND_PYFLOAT ? v.v.f != 0 : (v.v.c[0] != 0 || v.v.c[1] != 0);
+      v.dtype = ND_PYINT;
+      v.v.i = truth;
+    }
     if (L->op == ND_UFUNC_POWER && j == 1 && nd__is_int(t) &&
         nd_dtype_kind(v.dtype) == ND_KIND_INT && v.v.i < 0)
       return nd__error(ND_ERR_VALUE, "%s: Integers to negative integer powers are not allowed.",

@@ -20,5 +20,6 @@
 #include "ndcuda/ufunc.h"
 #include "ndcuda/linalg.h"
 #include "ndcuda/random.h"
+#include "ndcuda/jit.h"
 
 #endif /* NDCUDA_H */

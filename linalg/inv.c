@@ -24,6 +24,8 @@
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
+#include "src/api_scope.h"
+#include "linalg/inv_large.h"
 #include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
 #include "src/device.h"
@@ -315,9 +317,11 @@ nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **out, nd
     if (f.info) st = nd_array_fill(f.info, nd_scalar_int(0));
   } else if (st == ND_OK) {
     nd_lk_mat am;
-    st = nd__prep_mat(fn, a, dt, &akeep, &am);
-    if (st == ND_OK) st = nd__factor_run(fn, s, ND_LK_INV, dt, n, batch, akeep, am, x, NULL, NULL, &f);
-    if (st == ND_OK && f.first)
+    int done = 0; /* the randomised inverse of large matrices (linalg/inv_large.c), checked mode only */
+    if (checked && nd__inv_large_ok(dt, n, batch)) st = nd__inv_large(fn, s, dt, n, batch, a, x, f.info, &done);
+    if (st == ND_OK && !done) st = nd__prep_mat(fn, a, dt, &akeep, &am);
+    if (st == ND_OK && !done) st = nd__factor_run(fn, s, ND_LK_INV, dt, n, batch, akeep, am, x, NULL, NULL, &f);
+    if (st == ND_OK && f.first && !done)
       st = nd__linalg_wait_first(fn, s, f.first->ptr, (int *)nd__data(f.info), nd - 2, a->shape, ND_ERR_SINGULAR);
   }
   nd_array_release(akeep);
@@ -332,7 +336,10 @@ nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **out, nd
   return ND_OK;
 }
 
-nd_status nd_linalg_inv(const nd_array *a, nd_array **out) { return nd_linalg_inv_ex(a, 0, out, NULL); }
+nd_status nd_linalg_inv(const nd_array *a, nd_array **out) {
+  ND__API_SCOPE("nd_linalg_inv");
+  return nd_linalg_inv_ex(a, 0, out, NULL);
+}
 
 /* ---- public: det, slogdet ------------------------------------------------------------------- */
 
@@ -639,9 +646,8 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
   ND_TRY(nd__linalg_flags(fn, flags, &checked, NULL));
   nd__solve_plan p;
   ND_TRY(nd__solve_shapes(fn, a->ndim, a->shape, b->ndim, b->shape, &p));
-  nd_dtype dt0, dt;
-  ND_TRY(nd_promote_types(a->dtype, b->dtype, &dt0));
-  ND_TRY(nd__linalg_compute_dtype(fn, dt0, &dt));
+  nd_dtype dt;
+  ND_TRY(nd__linalg_common_dtype(fn, a->dtype, b->dtype, &dt));
   if (p.n > INT_MAX) return nd__error(ND_ERR_NOT_IMPLEMENTED, "%s: order %lld too large", fn, (long long)p.n);
   nd_stream *s;
   ND_TRY(nd__array_stream(fn, a, &s));
@@ -734,5 +740,6 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
 }
 
 nd_status nd_linalg_solve(const nd_array *a, const nd_array *b, nd_array **out) {
+  ND__API_SCOPE("nd_linalg_solve");
   return nd_linalg_solve_ex(a, b, 0, out, NULL);
 }

@@ -20,6 +20,11 @@ extern "C" {
  * ("nd_linalg_inv: array type float16 is unsupported in linalg"). */
 nd_status nd__linalg_compute_dtype(const char *fn, nd_dtype in, nd_dtype *out);
 
+/* The dtype a two-operand solver (solve, lstsq) computes in, as NumPy's _commonType: each
+ * operand as nd__linalg_compute_dtype (float16 refused), then float64 if either is 64-bit or
+ * integer, complex if either is complex. */
+nd_status nd__linalg_common_dtype(const char *fn, nd_dtype a, nd_dtype b, nd_dtype *out);
+
 /* The real dtype of a float or complex dtype (float32 for complex64, ...). */
 nd_dtype nd__linalg_real_dtype(nd_dtype dt);
 

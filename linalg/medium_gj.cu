@@ -167,7 +167,10 @@ __device__ __forceinline__ void nd_gjb_factor(T (&pw)[TN / 32][B], nd_gjb_piv<T>
           else if (q == qp) below += __popc(m & ((1u << src) - 1u));
         }
         ps.parity ^= (prow - below) & 1;
-        ps.det = ps.det * pk;
+        /* The phase and the log of the magnitude, never the product itself: 128 complex64
+         * pivots overflow float, and inf * inf in complex arithmetic is NaN (a NaN sign
+         * where NumPy's is finite). */
+        ps.det = ps.det * nd_phase(pk);
         ps.logabs += log(nd_abs(pk));
       }
     }
@@ -211,9 +214,12 @@ template <typename T>
 __device__ __forceinline__ void nd_gjb_results(const nd_lk_gj &p, int64_t b, const nd_gjb_piv<T> &ps) {
   typedef typename nd_real_of<T>::type R;
   if (p.mode == ND_LK_DET) {
-    ((T *)p.det)[b] = ps.fail ? nd_zero<T>() : (ps.parity ? nd_zero<T>() - ps.det : ps.det);
+    /* NumPy's det is sign * exp(logdet) (umath_linalg's det_from_slogdet): an overflow is
+     * +-inf, not NaN. */
+    T sign = ps.parity ? nd_zero<T>() - ps.det : ps.det;
+    ((T *)p.det)[b] = ps.fail ? nd_zero<T>() : sign * nd_from_real<T>(exp((double)ps.logabs));
   } else if (p.mode == ND_LK_SLOGDET) {
-    T sign = nd_phase(ps.det);
+    T sign = ps.det; /* already a product of phases */
     if (ps.parity) sign = nd_zero<T>() - sign;
     ((T *)p.det)[b] = ps.fail ? nd_zero<T>() : sign;
     ((R *)p.logdet)[b] = ps.fail ? R(-INFINITY) : ps.logabs;

@@ -71,6 +71,20 @@ nd_status nd__linalg_compute_dtype(const char *fn, nd_dtype in, nd_dtype *out) {
   return nd__error(ND_ERR_DTYPE, "%s: array type %s is unsupported in linalg", fn, nd_dtype_name(in));
 }
 
+nd_status nd__linalg_common_dtype(const char *fn, nd_dtype a, nd_dtype b, nd_dtype *out) {
+  nd_dtype ca, cb;
+  ND_TRY(nd__linalg_compute_dtype(fn, a, &ca));
+  ND_TRY(nd__linalg_compute_dtype(fn, b, &cb));
+  /* NumPy's _commonType: the real part is float64 when either operand is float64, complex128
+   * or not inexact at all (an integer array counts as float64), else float32; complex when
+   * either is complex. Promoting the raw dtypes first would give float32 for uint8 with
+   * float32, and would let float16 through when the other operand is float64. */
+  const int dbl = ca == ND_FLOAT64 || ca == ND_COMPLEX128 || cb == ND_FLOAT64 || cb == ND_COMPLEX128;
+  const int cpx = ca == ND_COMPLEX64 || ca == ND_COMPLEX128 || cb == ND_COMPLEX64 || cb == ND_COMPLEX128;
+  *out = cpx ? (dbl ? ND_COMPLEX128 : ND_COMPLEX64) : (dbl ? ND_FLOAT64 : ND_FLOAT32);
+  return ND_OK;
+}
+
 nd_dtype nd__linalg_real_dtype(nd_dtype dt) {
   switch (dt) {
     case ND_COMPLEX64: return ND_FLOAT32;

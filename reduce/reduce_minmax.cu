@@ -17,7 +17,7 @@ template <template <class> class OpT, template <class> class FastT>
 static nd_status nd_dispatch_cmp(const nd_kreduce *P, bool fast, void *ws, size_t *wsb,
                                  cudaStream_t st) {
   const int dt = P->in_dtype;
-  const LoadGeneric gen = {dt, -1};
+  const LoadGeneric gen = {dt, -1, false};
   switch (P->acc) {
     case ND_KA_I64: return launch(P, OpT<int64_t>{P->flags}, gen, ws, wsb, st);
     case ND_KA_U64: return launch(P, OpT<uint64_t>{P->flags}, gen, ws, wsb, st);

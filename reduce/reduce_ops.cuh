@@ -201,8 +201,11 @@ struct has_nan<uint64_t> {
 /* The tagged load, out of line: the generic path is the cold one, and one copy of the
  * dtype switches per file keeps every instance small (inlining them into each unrolled
  * loop multiplied the build time). */
-static __device__ __noinline__ nd_kval load_tagged(int dt, int via, const char *p) {
+static __device__ __noinline__ nd_kval load_tagged(int dt, int via, bool nanzero, const char *p) {
   nd_kval v = nd_load(dt, p);
+  /* nansum replaces NaN by 0 in the input's own dtype before any cast to the requested one
+   * (NumPy's _replace_nan): a NaN cast to int first would become INT_MIN and be summed. */
+  if (nanzero && (v.re != v.re || v.im != v.im)) v.re = v.im = 0;
   if (via >= 0) {
     /* NumPy casts each element to the result dtype before reducing: do the same. */
     uint4 tmp;
@@ -216,9 +219,10 @@ struct LoadGeneric {
   static const bool typed = false;
   typedef unsigned char type; /* unused */
   int dt, via;
+  bool nanzero; /* NaN becomes 0 before the via cast (nansum with an integer dtype) */
   template <class V>
   __device__ __forceinline__ V get(const char *p) const {
-    return from_kval<V>(load_tagged(dt, via, p));
+    return from_kval<V>(load_tagged(dt, via, nanzero, p));
   }
 };
 
@@ -270,7 +274,19 @@ struct OpSum {
   __device__ nd_kval result(Acc a, const nd_kreduce &P) const { return finish(a, P); }
   __device__ nd_kval finish(uint64_t a, const nd_kreduce &P) const {
     if (!(flags & ND_KRF_MEAN)) return kv_int_bits(a, P.res_dtype);
-    double s = dtype_unsigned(P.res_dtype) ? (double)a : (double)(int64_t)a;
+    /* mean with an integer dtype accumulates in that dtype (NumPy's add.reduce with dtype=),
+     * so a narrow one wraps: the 64-bit sum modulo the dtype's width is that sum. */
+    double s;
+    switch (P.res_dtype) {
+      case 0: s = a != 0; break;
+      case 1: s = (double)(int8_t)a; break;
+      case 2: s = (double)(int16_t)a; break;
+      case 3: s = (double)(int32_t)a; break;
+      case 5: s = (double)(uint8_t)a; break;
+      case 6: s = (double)(uint16_t)a; break;
+      case 7: s = (double)(uint32_t)a; break;
+      default: s = dtype_unsigned(P.res_dtype) ? (double)a : (double)(int64_t)a; break;
+    }
     return kv_float(s / (double)P.K);
   }
   __device__ nd_kval finish(float a, const nd_kreduce &P) const {

@@ -30,6 +30,13 @@ static nd_status nd__quantile_impl(const char *fn, int median, const nd_array *a
   int acc;
   nd__rop op = median ? ND__R_MEDIAN : ND__R_QUANTILE;
   ND_TRY(nd__reduce_dtypes(fn, op, a->dtype, ND_DTYPE_DEFAULT, &res, &acc));
+  /* NumPy interpolates in the dtype of q and the data together: a bool array cannot be
+   * subtracted (TypeError), and an array of q is float64, so several quantiles of float32 or
+   * float16 data come back as float64 (one Python-float q is weak and keeps the data's dtype). */
+  if (!median && a->dtype == ND_BOOL)
+    return nd__error(ND_ERR_DTYPE, "%s: quantiles of a bool array are refused (NumPy: numpy boolean "
+                     "subtract, the `-` operator, is not supported)", fn);
+  if (q_is_array) res = ND_FLOAT64;
   ND_TRY(nd__reduce_check_empty(fn, op, rs.count));
   /* Result shape: (nq,) + the reduction's shape for an array of q. */
   nd__raxes ors = rs;

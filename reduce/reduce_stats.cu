@@ -10,7 +10,7 @@ using namespace ndr;
 
 extern "C" nd_status nd_k_reduce_stats(const nd_kreduce *P, void *ws, size_t *wsb, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
-  const LoadGeneric gen = {P->in_dtype, P->via_dtype};
+  const LoadGeneric gen = {P->in_dtype, P->via_dtype, false};
   if (P->op == ND_KR_COUNT) return launch(P, OpCount{P->flags}, gen, ws, wsb, st);
   if (P->op == ND_KR_NANMEAN) {
     switch (P->acc) {

@@ -14,7 +14,7 @@ extern "C" nd_status nd_k_reduce_sum(const nd_kreduce *P, void *ws, size_t *wsb,
   /* Typed loads only for plain sums and means (no via dtype, no product, no NaN skipping). */
   const bool plain = P->via_dtype < 0 && !(P->flags & (ND_KRF_PROD | ND_KRF_NANSKIP));
   const int dt = P->in_dtype;
-  const LoadGeneric gen = {dt, P->via_dtype};
+  const LoadGeneric gen = {dt, P->via_dtype, (P->flags & ND_KRF_NANSKIP) != 0 && P->via_dtype >= 0};
   switch (P->acc) {
     case ND_KA_U64: {
       const OpSum<uint64_t, true> fast = {P->flags};

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "reduce/scan.h"
 #include "sort/sort.h"
 #include "reduce/reduce_internal.h"
@@ -290,6 +291,7 @@ nd_status nd_bincount(const nd_array *x, const nd_array *weights, int64_t minlen
 nd_status nd_histogram(const nd_array *a, int64_t bins, const double *range,
                        const nd_array *weights, nd_array **hist, nd_array **bin_edges) {
   const char *fn = "nd_histogram";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, hist);
   if (bins < 1)

@@ -33,8 +33,21 @@ __device__ int cmp3(const nd_kval &x, const nd_kval &y) {
   }
   const double xr = nd_to_double(x), yr = nd_to_double(y);
   if (x.kind != ND_K_COMPLEX && y.kind != ND_K_COMPLEX) return cmp_real(xr, yr);
-  int c = cmp_real(xr, yr);
-  return c != 0 ? c : cmp_real(x.im, y.im);
+  /* NumPy's complex order (npysort's CLT): no NaN part < NaN imaginary part only < NaN real
+   * part only < both NaN; within a class by the parts that are numbers (real then imaginary,
+   * the real part alone, the imaginary part alone). A NaN imaginary part therefore puts
+   * 1 + nanj after 5 + 0j, which a lexicographic comparison would not. */
+  const int xc = 2 * (xr != xr) + (x.im != x.im), yc = 2 * (yr != yr) + (y.im != y.im);
+  if (xc != yc) return xc < yc ? -1 : 1;
+  switch (xc) {
+    case 0: {
+      const int c = (xr > yr) - (xr < yr);
+      return c != 0 ? c : (x.im > y.im) - (x.im < y.im);
+    }
+    case 1: return (xr > yr) - (xr < yr);
+    case 2: return (x.im > y.im) - (x.im < y.im);
+    default: return 0;
+  }
 }
 
 /* NumPy's ==: NaN is never equal. */

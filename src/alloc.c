@@ -362,7 +362,11 @@ void nd__buffer_release(nd__buffer *b) {
 }
 
 static nd_status nd__device_arg(const char *fn, int device, nd__device_pool **p) {
-  if (device < 0) ND_TRY(nd__device_current(fn, &device));
+  /* -1 is the documented "current device"; other negative numbers are mistakes, not aliases. */
+  if (device < -1)
+    return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: device %d does not exist (use -1 for the current "
+                     "device)", fn, device);
+  if (device == -1) ND_TRY(nd__device_current(fn, &device));
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
     (void)cudaGetLastError();
@@ -417,8 +421,14 @@ nd_status nd_host_alloc_pinned(size_t bytes, void **out) {
   cudaError_t e = cudaMallocHost(out, bytes);
   if (e != cudaSuccess) {
     *out = NULL;
-    return nd__error_context(nd__cuda_status((int)e, "cudaMallocHost", "nd_host_alloc_pinned",
-                                             __FILE__, __LINE__), "nd_host_alloc_pinned");
+    /* One prefix, the request and CUDA's reason; no source location, which names a path on
+     * the machine that built the library and tells the caller nothing. */
+    (void)cudaGetLastError();
+    return nd__error(e == cudaErrorMemoryAllocation ? ND_ERR_OUT_OF_MEMORY
+                     : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? ND_ERR_NO_DEVICE
+                                                                                    : ND_ERR_CUDA,
+                     "nd_host_alloc_pinned: cudaMallocHost of %zu bytes failed: %s (%s)", bytes,
+                     cudaGetErrorName(e), cudaGetErrorString(e));
   }
   return ND_OK;
 }

@@ -99,6 +99,18 @@ int64_t nd__config_size(nd__cfg id, int64_t total) {
   return v;
 }
 
+const char *nd__config_value(nd__cfg id) {
+  nd__config_load();
+  return (unsigned)id < ND__CFG_COUNT ? nd__cfg_values[id] : NULL;
+}
+
+void nd__config_reload(void) {
+  nd__config_load();
+  free(nd__cfg_cache_dir);
+  nd__cfg_cache_dir = NULL;
+  nd__cfg_read_all();
+}
+
 void nd__config_override(nd__cfg id, const char *text) {
   nd__config_load();
   if ((unsigned)id < ND__CFG_COUNT) nd__cfg_set(id, text);

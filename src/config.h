@@ -7,6 +7,8 @@
  * cheap after that first call (a load and an array read), so they may sit on any path, but no
  * code outside src/config.c calls getenv.
  *
+ * Variables of other software that the library honours (CUDA_PATH, CUDA_HOME) are entries too.
+ *
  * Kinds:
  *   FLAG  "0", "false", "off", "no" (any case) are false, any other non-empty value true;
  *         unset or empty: the default.
@@ -52,7 +54,14 @@ extern "C" {
   X(CACHE_DIR, "ND_CACHE_DIR", TEXT, "a folder", "`$XDG_CACHE_HOME/ndcuda`",                      \
     "folder of the on-disk kernel cache (`$HOME/.cache/ndcuda` when `XDG_CACHE_HOME` is unset)")  \
   X(CACHE_MAX_BYTES, "ND_CACHE_MAX_BYTES", SIZE, "bytes, `512M`, `2G`", "1G",             \
-    "size past which the on-disk kernel cache drops its least recently used entries")
+    "size past which the on-disk kernel cache drops its least recently used entries; 0: no cap") \
+  X(INV_RBT, "ND_INV_RBT", FLAG, "`0` or `1`", "1",                                               \
+    "`0`: `nd_linalg_inv` of large real matrices skips the randomised inverse and uses "          \
+    "cuSOLVER's partial pivoting directly")                                                       \
+  X(CUDA_PATH, "CUDA_PATH", TEXT, "a folder", "unset",                                            \
+    "CUDA toolkit whose `include/` run-time compiled kernels see (first choice)")                 \
+  X(CUDA_HOME, "CUDA_HOME", TEXT, "a folder", "unset",                                            \
+    "the same, when `CUDA_PATH` is unset; else the toolkit the library was built with")
 
 typedef enum nd__cfg {
 #define ND__CFG_ENUM(id, name, kind, values, def, doc) ND__CFG_##id,
@@ -101,6 +110,14 @@ int nd__config_parse_flag(const char *text, int def);
 
 /* Parses a SIZE's text; returns 0 and leaves *out alone when it is NULL, empty or unparsable. */
 int nd__config_parse_size(const char *text, int64_t total, int64_t *out);
+
+/* The variable's own text (NULL when unset or empty), for readers that report a value they
+ * cannot use (the kernel cache names a bad ND_CACHE in its warning). */
+const char *nd__config_value(nd__cfg id);
+
+/* Test hook: reads the environment again, for a test's child process that set variables after
+ * its parent had read them. */
+void nd__config_reload(void);
 
 /* Test hook: entry id reads as if its variable held `text` (NULL: unset) from now on. Not
  * safe against concurrent getters; tests call it between operations. Readers that keep a

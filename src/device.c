@@ -120,10 +120,10 @@ int nd__device_cc_major(void) {
 static nd__driver_api nd__drv;
 static pthread_once_t nd__drv_once = PTHREAD_ONCE_INIT;
 
-static void *nd__driver_entry(const char *name) {
+void *nd__driver_entry(const char *name, int cuda_version) {
   void *fn = NULL;
   enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-  if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+  if (cudaGetDriverEntryPointByVersion(name, &fn, (unsigned)cuda_version, cudaEnableDefault, &q) != cudaSuccess ||
       q != cudaDriverEntryPointSuccess)
     fn = NULL;
   (void)cudaGetLastError();
@@ -133,7 +133,7 @@ static void *nd__driver_entry(const char *name) {
 static void nd__driver_find(void) {
   /* The casts go through void * to the members' own types (POSIX guarantees that object and
    * function pointers convert). */
-#define ND__ENTRY(member, name) *(void **)&nd__drv.member = nd__driver_entry(name)
+#define ND__ENTRY(member, name) *(void **)&nd__drv.member = nd__driver_entry(name, 12000)
   ND__ENTRY(launch_kernel, "cuLaunchKernel");
   ND__ENTRY(ctx_get_current, "cuCtxGetCurrent");
   ND__ENTRY(ctx_get_device, "cuCtxGetDevice");

@@ -71,6 +71,11 @@ typedef struct nd__driver_api {
 /* The table (looked up on the first call; never NULL). */
 const nd__driver_api *nd__driver(void);
 
+/* Any other driver entry point (jit/ loads and launches user kernels through the driver's
+ * library API without linking libcuda): the symbol as of CUDA version cuda_version (12000 for
+ * 12.0), or NULL when the driver lacks it. */
+void *nd__driver_entry(const char *name, int cuda_version);
+
 /* Whether stream (a cudaStream_t) is being captured: 1, 0, or -1 when that cannot be told.
  * The driver's query (some 25 ns against 65 for the runtime's on an H100 host), else the
  * runtime's. */

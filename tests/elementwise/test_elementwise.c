@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/nd_test.h"
 
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -972,6 +973,106 @@ START_TEST(nan_to_num_isclose_and_equality) {
 END_TEST
 
 /* C99 Annex G values on and around the branch cuts, against glibc (signs of zeros included). */
+/* Complex functions at the ends of the range against the C library (what NumPy calls on
+ * Linux; log2 and log10 are NumPy's log(z) / ln 2 and / ln 10), including the reported cases
+ * sqrt(-0 + 5e-324j), log2 and log10 near the float maximum, arcsinh and arccosh there,
+ * arctan(max - 1.18j), complex64 sin(1e-45 + 108.7j). */
+static double complex cref(int op, double complex z, int single) {
+  if (single) {
+    const float complex f = CMPLXF((float)creal(z), (float)cimag(z));
+    switch (op) {
+      case ND_UFUNC_SQRT: return csqrtf(f);
+      case ND_UFUNC_LOG: return clogf(f);
+      case ND_UFUNC_LOG2: return clogf(f) * (float)1.4426950408889634;
+      case ND_UFUNC_LOG10: return clogf(f) * (float)0.43429448190325176;
+      case ND_UFUNC_ARCSINH: return casinhf(f);
+      case ND_UFUNC_ARCCOSH: return cacoshf(f);
+      case ND_UFUNC_ARCTAN: return catanf(f);
+      case ND_UFUNC_ARCTANH: return catanhf(f);
+      case ND_UFUNC_SIN: return csinf(f);
+      default: return ccosf(f);
+    }
+  }
+  switch (op) {
+    case ND_UFUNC_SQRT: return csqrt(z);
+    case ND_UFUNC_LOG: return clog(z);
+    case ND_UFUNC_LOG2: return clog(z) * 1.4426950408889634;
+    case ND_UFUNC_LOG10: return clog(z) * 0.43429448190325176;
+    case ND_UFUNC_ARCSINH: return casinh(z);
+    case ND_UFUNC_ARCCOSH: return cacosh(z);
+    case ND_UFUNC_ARCTAN: return catan(z);
+    case ND_UFUNC_ARCTANH: return catanh(z);
+    case ND_UFUNC_SIN: return csin(z);
+    default: return ccos(z);
+  }
+}
+
+START_TEST(complex_extreme_magnitudes) {
+  static const double pts[][2] = {{-0.0, 4.9406564584124654e-324}, {1e-310, -1e-310}, {1.7976931348623157e308, 1e308},
+                                  {-1.7e308, 1.7e308}, {1.7976931348623157e308, -1.18}, {1e-45, 108.7},
+                                  {3e38, 3e38}, {-3e38, 1}, {1e-40, -1e-40}, {0.6, 0.8}, {0.9, -0.43},
+                                  {1e300, 1e-300}, {50, 720}, {-720, 3}, {1e20, 1e20}, {1.4e-45, 0.0}};
+  static const int ops[] = {ND_UFUNC_SQRT, ND_UFUNC_LOG, ND_UFUNC_LOG2, ND_UFUNC_LOG10, ND_UFUNC_ARCSINH,
+                            ND_UFUNC_ARCCOSH, ND_UFUNC_ARCTAN, ND_UFUNC_ARCTANH, ND_UFUNC_SIN, ND_UFUNC_COS};
+  const int64_t n = (int64_t)(sizeof pts / sizeof pts[0]);
+  for (int single = 0; single < 2; single++) {
+    double complex h[32];
+    for (int64_t k = 0; k < n; k++) h[k] = CMPLX(pts[k][0], pts[k][1]);
+    nd_array *c, *a;
+    ND_ASSERT_OK(nd_array_from_host(h, (size_t)n * sizeof(double complex), 1, &n, ND_COMPLEX128, &c));
+    ND_ASSERT_OK(nd_array_astype(c, single ? ND_COMPLEX64 : ND_COMPLEX128, &a));
+    const double eps = single ? 0x1p-23 : 0x1p-52;
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+      nd_array *r, *r128;
+      ND_ASSERT_OK(nd_ufunc_call((nd_ufunc)ops[o], 1, (nd_operand[]){nd_arg(a)}, NULL, &r));
+      ND_ASSERT_OK(nd_array_astype(r, ND_COMPLEX128, &r128));
+      double complex g[32];
+      ND_ASSERT_OK(nd_array_to_host(r128, g, (size_t)n * sizeof(double complex)));
+      for (int64_t k = 0; k < n; k++) {
+        const double complex z = single ? CMPLX((float)pts[k][0], (float)pts[k][1]) : h[k];
+        const double complex w = cref(ops[o], z, single);
+        const double norm = fmax(fabs(creal(w)), fabs(cimag(w)));
+        for (int part = 0; part < 2; part++) {
+          const double gv = part ? cimag(g[k]) : creal(g[k]), wv = part ? cimag(w) : creal(w);
+          const int ok = isnan(wv) ? isnan(gv) : isinf(wv) ? gv == wv
+                         : isfinite(gv) && fabs(gv - wv) <= 16 * eps * fabs(wv) + 8 * eps * norm;
+          ck_assert_msg(ok, "%s %s(%g%+gj): %.17g%+.17gj, C library %.17g%+.17gj", single ? "complex64" : "complex128",
+                        nd_ufunc_name((nd_ufunc)ops[o]), creal(z), cimag(z), creal(g[k]), cimag(g[k]), creal(w), cimag(w));
+        }
+      }
+      nd_array_release(r), nd_array_release(r128);
+    }
+    nd_array_release(c), nd_array_release(a);
+  }
+}
+END_TEST
+
+/* logical_and/or/xor with a Python float take the float's own truth (NumPy): 1e-310 is true
+ * though it is 0 in float32; NaN is true. */
+START_TEST(logical_with_weak_float_truth) {
+  const int64_t n = 2;
+  nd_array *z;
+  ND_ASSERT_OK(nd_zeros(1, &n, ND_FLOAT32, &z));
+  nd_array *o;
+  ND_ASSERT_OK(nd_ones(1, &n, ND_FLOAT16, &o));
+  static const struct { int op; int ones; nd_scalar s; int want; } cs[] = {
+      {ND_UFUNC_LOGICAL_OR, 0, {ND_PYFLOAT, {.f = 1e-310}}, 1},  {ND_UFUNC_LOGICAL_AND, 1, {ND_PYFLOAT, {.f = 1e-8}}, 1},
+      {ND_UFUNC_LOGICAL_XOR, 1, {ND_PYFLOAT, {.f = 1e-310}}, 0}, {ND_UFUNC_LOGICAL_AND, 1, {ND_PYFLOAT, {.f = 0.0}}, 0},
+      {ND_UFUNC_LOGICAL_OR, 0, {ND_PYFLOAT, {.f = NAN}}, 1},     {ND_UFUNC_LOGICAL_AND, 1, {ND_PYCOMPLEX, {.c = {0, 1e-310}}}, 1}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    nd_array *r;
+    ND_ASSERT_OK(nd_ufunc_call((nd_ufunc)cs[i].op, 2, (nd_operand[]){nd_arg(cs[i].ones ? o : z), nd_arg_scalar(cs[i].s)},
+                               NULL, &r));
+    unsigned char b[2];
+    ND_ASSERT_OK(nd_array_to_host(r, b, sizeof b));
+    ck_assert_msg(b[0] == cs[i].want && b[1] == cs[i].want, "case %zu: %d, NumPy %d", i, b[0], cs[i].want);
+    nd_array_release(r);
+  }
+  nd_array_release(z);
+  nd_array_release(o);
+}
+END_TEST
+
 START_TEST(complex_special_values) {
   static const double pts[][2] = {{-1, 0.0}, {-1, -0.0}, {-4, 0.0}, {-4, -0.0}, {0, 0}, {-0.0, 0.0},
                                   {0.0, -0.0}, {2, 0.0}, {2, -0.0}, {-2, 0.0}, {-2, -0.0}, {0.0, 2},
@@ -1090,6 +1191,8 @@ static Suite *elementwise_suite(void) {
   tcase_add_test(t, where_clip_and_rounding);
   tcase_add_test(t, nan_to_num_isclose_and_equality);
   tcase_add_test(t, complex_special_values);
+  tcase_add_test(t, complex_extreme_magnitudes);
+  tcase_add_test(t, logical_with_weak_float_truth);
   tcase_add_test(t, ordered_across_streams);
   tcase_add_test(t, beyond_two_to_the_31_elements);
   suite_add_tcase(s, t);

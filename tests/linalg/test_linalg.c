@@ -1673,6 +1673,99 @@ START_TEST(test_qr) {
 }
 END_TEST
 
+/* Cases where ndcuda differed from NumPy 2.4. */
+START_TEST(test_numpy_fidelity) {
+  /* cholesky of the indefinite diag(4, ..., 4, -1), both triangles, n = 8 and 128 */
+  for (int64_t n = 8; n <= 128; n *= 16)
+    for (int upper = 0; upper < 2; upper++) {
+      dc *h = calloc((size_t)(n * n), sizeof(dc));
+      for (int64_t i = 0; i < n; i++) h[i * n + i] = i == n - 1 ? -1 : 4;
+      nd_array *a = upload(h, 2, SHAPE(n, n), ND_FLOAT64), *l = NULL;
+      ND_ASSERT_FAILS(nd_linalg_cholesky(a, upper, &l), ND_ERR_NOT_POSITIVE_DEFINITE, "nd_linalg_cholesky");
+      ck_assert_ptr_null(l);
+      nd_array_release(a);
+      free(h);
+    }
+  /* det and slogdet of complex64 matrices whose determinant overflows float: upper
+   * triangular, diagonal 3 + 4i (|d| = 5, 5^65 > FLT_MAX), ones above. NumPy: a finite sign
+   * p^n (p = 0.6 + 0.8i), logdet n log 5, det sign * exp(logdet) = +-inf parts. */
+  for (int64_t n = 65; n <= 128; n += 63) {
+    dc *h = calloc((size_t)(n * n), sizeof(dc));
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = i; j < n; j++) h[i * n + j] = i == j ? 3 + 4 * I : 1;
+    nd_array *a = upload(h, 2, SHAPE(n, n), ND_COMPLEX64), *sign = NULL, *lg = NULL, *det = NULL;
+    ND_ASSERT_OK(nd_linalg_slogdet(a, &sign, &lg));
+    ND_ASSERT_OK(nd_linalg_det(a, &det));
+    dc *s = fetch(sign), *l = fetch(lg), *d = fetch(det);
+    const dc want = cpow(0.6 + 0.8 * I, (double)n);
+    ck_assert_msg(cabs(s[0] - want) < 1e-4, "slogdet n=%lld sign %g%+gi, NumPy %g%+gi", (long long)n, creal(s[0]),
+                  cimag(s[0]), creal(want), cimag(want));
+    ck_assert_msg(fabs(creal(l[0]) - (double)n * log(5.0)) < 1e-3 * (double)n, "logdet %g", creal(l[0]));
+    /* sign * (inf + 0i) in NumPy's complex product: each part an infinity with the sign's
+     * sign, or NaN where the sign's other part is 0 */
+    ck_assert_msg(isinf(creal(d[0])) && signbit(creal(d[0])) == signbit(creal(want)), "det n=%lld: %g%+gi",
+                  (long long)n, creal(d[0]), cimag(d[0]));
+    ck_assert_msg(isinf(cimag(d[0])) && signbit(cimag(d[0])) == signbit(cimag(want)), "det n=%lld: %g%+gi",
+                  (long long)n, creal(d[0]), cimag(d[0]));
+    free(s), free(l), free(d), free(h);
+    nd_array_release(a), nd_array_release(sign), nd_array_release(lg), nd_array_release(det);
+  }
+  /* cond of singular matrices is inf (NumPy turns the NaN of 0/0 into inf), unless x has a NaN */
+  const double ps[] = {ND_NORM_DEFAULT, 2, -2, 1, -1, INFINITY, -INFINITY, ND_NORM_FRO};
+  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
+    for (int c = 0; c < 2; c++) {
+      dc z[4] = {0, 0, 0, 0};
+      nd_array *a = upload(z, 2, SHAPE(2, 2), c ? ND_COMPLEX128 : ND_FLOAT64), *r = NULL;
+      ND_ASSERT_OK(nd_linalg_cond(a, ps[i], &r));
+      dc *v = fetch(r);
+      ck_assert_msg(isinf(creal(v[0])) && creal(v[0]) > 0, "cond(zeros, %g) %s = %g", ps[i], c ? "complex" : "real",
+                    creal(v[0]));
+      free(v);
+      nd_array_release(r);
+      nd_array_release(a);
+      dc w[4] = {NAN, 0, 0, 1};
+      a = upload(w, 2, SHAPE(2, 2), ND_FLOAT64);
+      ND_ASSERT_OK(nd_linalg_cond(a, ps[i], &r));
+      v = fetch(r);
+      ck_assert_msg(isnan(creal(v[0])), "cond with a NaN entry, p = %g: %g", ps[i], creal(v[0]));
+      free(v);
+      nd_array_release(r);
+      nd_array_release(a);
+    }
+  /* solve: uint8 A with float32 b is float64 (NumPy's _commonType); float16 is refused */
+  {
+    dc av[4] = {2, 0, 0, 4}, bv[2] = {1, 1};
+    nd_array *a = upload(av, 2, SHAPE(2, 2), ND_UINT8), *b = upload(bv, 1, SHAPE(2), ND_FLOAT32), *x = NULL;
+    ND_ASSERT_OK(nd_linalg_solve(a, b, &x));
+    ck_assert_int_eq(nd_array_dtype(x), ND_FLOAT64);
+    nd_array_release(x);
+    nd_array *a16 = upload(av, 2, SHAPE(2, 2), ND_FLOAT16), *b64 = upload(bv, 1, SHAPE(2), ND_FLOAT64);
+    x = NULL;
+    ND_ASSERT_FAILS(nd_linalg_solve(a16, b64, &x), ND_ERR_DTYPE, "nd_linalg_solve: array type float16 is unsupported");
+    ck_assert_ptr_null(x);
+    nd_array_release(a), nd_array_release(b), nd_array_release(a16), nd_array_release(b64);
+  }
+  /* trace with a dtype converts each element first: trace([[250.7, 0], [0, .6]], dtype=uint8)
+   * is 250; a uint64 diagonal stays unsigned on its way to complex128 */
+  {
+    dc tv[4] = {250.7, 0, 0, 0.6};
+    nd_array *a = upload(tv, 2, SHAPE(2, 2), ND_FLOAT64), *r = NULL;
+    ND_ASSERT_OK(nd_trace(a, 0, 0, 1, ND_UINT8, &r));
+    ck_assert_int_eq(nd_array_dtype(r), ND_UINT8);
+    dc *v = fetch(r);
+    ck_assert_msg(creal(v[0]) == 250, "trace uint8: %g", creal(v[0]));
+    free(v), nd_array_release(r), nd_array_release(a);
+    const uint64_t big[4] = {UINT64_C(1) << 63, 0, 0, 1};
+    ND_ASSERT_OK(nd_array_from_host(big, sizeof big, 2, SHAPE(2, 2), ND_UINT64, &a));
+    ND_ASSERT_OK(nd_trace(a, 0, 0, 1, ND_COMPLEX128, &r));
+    v = fetch(r);
+    ck_assert_msg(creal(v[0]) == 9223372036854775809.0 && cimag(v[0]) == 0, "trace uint64 -> complex128: %g",
+                  creal(v[0]));
+    free(v), nd_array_release(r), nd_array_release(a);
+  }
+}
+END_TEST
+
 START_TEST(test_svd) {
   const int64_t shapes[][3] = {{6, 4, 3}, {4, 6, 3}, {5, 5, 1}, {40, 20, 2}, {20, 40, 1}, {3, 2, 50}};
   for (int d = 0; d < 4; d++)
@@ -1980,6 +2073,7 @@ static Suite *suite(void) {
   tcase_add_test(td, test_eigh);
   tcase_add_test(td, test_norm);
   tcase_add_test(td, test_cond_rank_pinv_lstsq);
+  tcase_add_test(td, test_numpy_fidelity);
   suite_add_tcase(s, td);
   return s;
 }

@@ -39,6 +39,30 @@ START_TEST(test_compute_dtype) {
 }
 END_TEST
 
+/* The dtype of solve and lstsq for every pair of operand dtypes, as NumPy 2.4 gives it:
+ * np.linalg.solve(np.eye(2, dtype=A), np.ones(2, dtype=B)).dtype, 'E' for TypeError. Codes in
+ * ndcuda's dtype order '?bhilBHILefdFD'. */
+START_TEST(test_common_dtype_matches_numpy) {
+  static const char *rows[14] = {"dddddddddEddDD", "dddddddddEddDD", "dddddddddEddDD", "dddddddddEddDD",
+                                 "dddddddddEddDD", "dddddddddEddDD", "dddddddddEddDD", "dddddddddEddDD",
+                                 "dddddddddEddDD", "EEEEEEEEEEEEEE", "dddddddddEfdFD", "dddddddddEddDD",
+                                 "DDDDDDDDDEFDFD", "DDDDDDDDDEDDDD"};
+  static const char codes[] = "?bhilBHILefdFD";
+  for (int a = 0; a < 14; a++)
+    for (int b = 0; b < 14; b++) {
+      nd_dtype out = (nd_dtype)-5;
+      nd_status st = nd__linalg_common_dtype("nd_linalg_solve", (nd_dtype)a, (nd_dtype)b, &out);
+      if (rows[a][b] == 'E') {
+        ck_assert_msg(st == ND_ERR_DTYPE, "%s, %s: expected an error", nd_dtype_name(a), nd_dtype_name(b));
+        ck_assert(strstr(nd_last_error(), "nd_linalg_solve: array type float16 is unsupported") != NULL);
+      } else {
+        ck_assert_msg(st == ND_OK && codes[out] == rows[a][b], "%s, %s: got %s, NumPy %c", nd_dtype_name(a),
+                      nd_dtype_name(b), st == ND_OK ? nd_dtype_name(out) : "an error", rows[a][b]);
+      }
+    }
+}
+END_TEST
+
 START_TEST(test_check_stack) {
   ND_ASSERT_OK(nd__linalg_check_stack("f", "a", 2, SHAPE(3, 3), 1));
   ND_ASSERT_OK(nd__linalg_check_stack("f", "a", 3, SHAPE(0, 3, 3), 1));
@@ -272,6 +296,7 @@ static Suite *suite(void) {
   Suite *s = suite_create("linalg_host");
   TCase *tc = tcase_create("plan");
   tcase_add_test(tc, test_compute_dtype);
+  tcase_add_test(tc, test_common_dtype_matches_numpy);
   tcase_add_test(tc, test_check_stack);
   tcase_add_test(tc, test_matmul_shapes);
   tcase_add_test(tc, test_solve_shapes);

@@ -919,7 +919,9 @@ START_TEST(test_quantiles) {
     nd_ref r = nd_ref_new(dts[di], 2, shape);
     nd_ref_fill_pattern(&r, 4);
     nd_array *a = nd_ref_upload(&r), *got;
-    nd_dtype res = nd_dtype_kind(dts[di]) == 'f' ? dts[di] : ND_FLOAT64;
+    /* An array of q is float64 in NumPy's promotion: several quantiles are float64 whatever
+     * the data (np.quantile(float32 data, [0.25, 0.5]).dtype is float64). */
+    nd_dtype res = ND_FLOAT64;
     const int64_t ax1[1] = {1};
     ND_ASSERT_OK(nd_quantiles(a, 5, qs, 1, ax1, 0, NULL, &got));
     ck_assert_int_eq(nd_array_ndim(got), 2);
@@ -962,6 +964,97 @@ START_TEST(test_quantiles) {
     nd_array_release(a);
     nd_ref_free(&r);
   }
+}
+END_TEST
+
+/* Values NumPy 2.4 gives where ndcuda differed: nansum with an integer dtype replaces NaN
+ * before the cast, mean with a narrow integer dtype accumulates (and wraps) in it, and one
+ * Python-float q keeps float32 data float32. */
+static nd_array *up_f64(int ndim, const int64_t *shape, const double *v) {
+  int64_t n = 1;
+  for (int i = 0; i < ndim; i++) n *= shape[i];
+  nd_array *a;
+  ND_ASSERT_OK(nd_array_from_host(v, (size_t)n * sizeof(double), ndim, shape, ND_FLOAT64, &a));
+  return a;
+}
+static double scalar_of(nd_array *r) {
+  double v[8];
+  nd_array *d;
+  ND_ASSERT_OK(nd_array_astype(r, ND_FLOAT64, &d));
+  ck_assert_int_le(nd_array_size(d), 8);
+  ND_ASSERT_OK(nd_array_to_host(d, v, sizeof v));
+  nd_array_release(d);
+  return v[0];
+}
+static void values_of(nd_array *r, double *v, int n) {
+  nd_array *d;
+  ND_ASSERT_OK(nd_array_astype(r, ND_FLOAT64, &d));
+  ck_assert_int_eq(nd_array_size(d), n);
+  ND_ASSERT_OK(nd_array_to_host(d, v, (size_t)n * sizeof(double)));
+  nd_array_release(d);
+}
+
+START_TEST(test_numpy_dtype_semantics) {
+  const int64_t n3 = 3;
+  nd_array *x = up_f64(1, &n3, (const double[]){0.5, -143, NAN}), *r;
+  /* np.nansum([.5, -143, nan], dtype=...) */
+  static const struct { nd_dtype dt; double want; } ns[] = {
+      {ND_INT32, -143}, {ND_INT64, -143}, {ND_INT8, 113}, {ND_UINT8, 113}, {ND_INT16, -143}, {ND_FLOAT32, -142.5}};
+  for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+    ND_ASSERT_OK(nd_nansum(x, 0, NULL, 0, ns[i].dt, NULL, &r));
+    ck_assert_int_eq(nd_array_dtype(r), ns[i].dt);
+    ck_assert_msg(scalar_of(r) == ns[i].want, "nansum dtype %s: %g, NumPy %g", nd_dtype_name(ns[i].dt), scalar_of(r),
+                  ns[i].want);
+    nd_array_release(r);
+  }
+  nd_array_release(x);
+  /* np.mean([100, 100, 100, -7], dtype=...), whole and per row of the 2 x 2 reshape */
+  const int64_t s4 = 4, s22[2] = {2, 2}, ax1 = 1;
+  const int64_t iv[4] = {100, 100, 100, -7};
+  nd_array *xi, *x2;
+  ND_ASSERT_OK(nd_array_from_host(iv, sizeof iv, 1, &s4, ND_INT64, &xi));
+  ND_ASSERT_OK(nd_array_reshape(xi, 2, s22, &x2));
+  static const struct { nd_dtype dt; double all, row0, row1; } ms[] = {
+      {ND_INT8, 9, -28, 46}, {ND_UINT8, 9, 100, 46}, {ND_INT16, 73, 100, 46}, {ND_INT32, 73, 100, 46},
+      {ND_INT64, 73, 100, 46}, {ND_FLOAT16, 73.25, 100, 46.5}};
+  for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+    ND_ASSERT_OK(nd_mean(xi, 0, NULL, 0, ms[i].dt, NULL, &r));
+    ck_assert_int_eq(nd_array_dtype(r), ms[i].dt);
+    ck_assert_msg(scalar_of(r) == ms[i].all, "mean dtype %s: %g, NumPy %g", nd_dtype_name(ms[i].dt), scalar_of(r),
+                  ms[i].all);
+    nd_array_release(r);
+    ND_ASSERT_OK(nd_mean(x2, 1, &ax1, 0, ms[i].dt, NULL, &r));
+    double v[2];
+    values_of(r, v, 2);
+    ck_assert_msg(v[0] == ms[i].row0 && v[1] == ms[i].row1, "mean rows dtype %s: %g %g, NumPy %g %g",
+                  nd_dtype_name(ms[i].dt), v[0], v[1], ms[i].row0, ms[i].row1);
+    nd_array_release(r);
+  }
+  /* nanmean of an integer array with an integer dtype is mean (NumPy: the same function). */
+  ND_ASSERT_OK(nd_nanmean(xi, 0, NULL, 0, ND_INT8, NULL, &r));
+  ck_assert(scalar_of(r) == 9);
+  nd_array_release(r);
+  nd_array_release(x2);
+  nd_array_release(xi);
+  /* one q keeps float32, several give float64 */
+  nd_array *f, *f32;
+  f = up_f64(1, &s4, (const double[]){0, 1, 2, 3});
+  ND_ASSERT_OK(nd_array_astype(f, ND_FLOAT32, &f32));
+  ND_ASSERT_OK(nd_quantile(f32, 0.5, 0, NULL, 0, NULL, &r));
+  ck_assert_int_eq(nd_array_dtype(r), ND_FLOAT32);
+  nd_array_release(r);
+  const double q2[2] = {0.25, 0.5};
+  ND_ASSERT_OK(nd_percentiles(f32, 2, (const double[]){25, 50}, 0, NULL, 0, NULL, &r));
+  ck_assert_int_eq(nd_array_dtype(r), ND_FLOAT64);
+  double v[2];
+  values_of(r, v, 2);
+  ck_assert(v[0] == 0.75 && v[1] == 1.5);
+  nd_array_release(r);
+  ND_ASSERT_OK(nd_quantiles(f32, 2, q2, 0, NULL, 0, NULL, &r));
+  ck_assert_int_eq(nd_array_dtype(r), ND_FLOAT64);
+  nd_array_release(r);
+  nd_array_release(f32);
+  nd_array_release(f);
 }
 END_TEST
 
@@ -1314,6 +1407,7 @@ static Suite *reduce_suite(void) {
   tcase_add_test(t, test_var_std);
   tcase_add_test(t, test_quantiles);
   tcase_add_test(t, test_average);
+  tcase_add_test(t, test_numpy_dtype_semantics);
   suite_add_tcase(s, t);
   t = tcase_create("scans");
   tcase_add_test(t, test_scans_layouts);

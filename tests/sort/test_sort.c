@@ -314,6 +314,35 @@ START_TEST(test_searchsorted) {
 }
 END_TEST
 
+/* Complex values with NaN parts in NumPy's order (npysort's CLT): NumPy 2.4 sorts
+ * [1+1j, 5+0j, 2+nanj, nan+1j, nan+nanj] so, and searchsorted of the values below gives
+ * left [1, 3, 2, 3, 4, 4, 0, 2] and right [1, 3, 2, 3, 4, 5, 0, 2]. */
+START_TEST(test_searchsorted_complex_nan) {
+  const double a[10] = {1, 1, 5, 0, 2, NAN, NAN, 1, NAN, NAN};
+  const double v[16] = {3, 0, 7, NAN, 1, NAN, NAN, 0, NAN, 5, NAN, NAN, 0, 0, 6, 0};
+  const int64_t left[8] = {1, 3, 2, 3, 4, 4, 0, 2}, right[8] = {1, 3, 2, 3, 4, 5, 0, 2};
+  const int64_t n5 = 5, n8 = 8;
+  for (int single = 0; single < 2; single++) {
+    nd_array *ac, *vc, *a1, *v1, *res;
+    ND_ASSERT_OK(nd_array_from_host(a, sizeof a, 1, &n5, ND_COMPLEX128, &ac));
+    ND_ASSERT_OK(nd_array_from_host(v, sizeof v, 1, &n8, ND_COMPLEX128, &vc));
+    ND_ASSERT_OK(nd_array_astype(ac, single ? ND_COMPLEX64 : ND_COMPLEX128, &a1));
+    ND_ASSERT_OK(nd_array_astype(vc, single ? ND_COMPLEX64 : ND_COMPLEX128, &v1));
+    for (int side = 0; side < 2; side++) {
+      int64_t got[8];
+      ND_ASSERT_OK(nd_searchsorted(a1, v1, side, &res));
+      ND_ASSERT_OK(nd_array_to_host(res, got, sizeof got));
+      for (int k = 0; k < 8; k++)
+        ck_assert_msg(got[k] == (side ? right[k] : left[k]), "%s side %d value %d: %lld, NumPy %lld",
+                      single ? "complex64" : "complex128", side, k, (long long)got[k],
+                      (long long)(side ? right[k] : left[k]));
+      nd_array_release(res);
+    }
+    nd_array_release(ac), nd_array_release(vc), nd_array_release(a1), nd_array_release(v1);
+  }
+}
+END_TEST
+
 START_TEST(test_isin) {
   nd_ref re = nd_ref_new(ND_FLOAT64, 2, (int64_t[]){2, 4}), rt = nd_ref_new(ND_INT32, 1, (int64_t[]){5});
   const double ev[8] = {1, 2.5, 3, NAN, -0.0, 7, 100, -4};
@@ -525,6 +554,7 @@ static Suite *sort_suite(void) {
   suite_add_tcase(s, t);
   t = tcase_create("search");
   tcase_add_test(t, test_searchsorted);
+  tcase_add_test(t, test_searchsorted_complex_nan);
   tcase_add_test(t, test_isin);
   tcase_add_test(t, test_nonzero);
   tcase_add_test(t, test_bincount);

@@ -51,7 +51,7 @@ START_TEST(table_is_consistent) {
   for (int i = 0; i < ND__CFG_COUNT; i++) {
     const nd__cfg_entry *e = nd__config_entry((nd__cfg)i);
     ck_assert_ptr_nonnull(e);
-    ck_assert_msg(strncmp(e->name, "ND_", 3) == 0, "%s", e->name);
+    ck_assert_msg(strncmp(e->name, "ND_", 3) == 0 || strncmp(e->name, "CUDA_", 5) == 0, "%s", e->name);
     ck_assert_msg(e->doc[0] != '\0' && e->values[0] != '\0' && e->def[0] != '\0', "%s", e->name);
     for (int j = 0; j < i; j++) ck_assert_str_ne(e->name, nd__config_entry((nd__cfg)j)->name);
     /* every default reads back in its own kind's syntax */
@@ -98,7 +98,19 @@ START_TEST(environment_is_read_once) {
   ck_assert_str_eq(nd__config_text(ND__CFG_CACHE), "memory");
   nd__config_override(ND__CFG_CACHE, "");
   ck_assert_str_eq(nd__config_text(ND__CFG_CACHE), "disk");
+  ck_assert_ptr_null(nd__config_value(ND__CFG_CACHE));
+  nd__config_override(ND__CFG_CACHE, "sideways");
+  ck_assert_str_eq(nd__config_value(ND__CFG_CACHE), "sideways");
+  /* a reload reads the environment as it is now */
+  setenv("ND_SOLVE_RBT", "0", 1);
+  setenv("ND_CACHE", "memory", 1);
+  nd__config_reload();
+  ck_assert_int_eq(nd__config_flag(ND__CFG_SOLVE_RBT), 0);
+  ck_assert_str_eq(nd__config_text(ND__CFG_CACHE), "memory");
+  unsetenv("ND_CACHE");
   unsetenv("ND_SOLVE_RBT");
+  nd__config_reload();
+  ck_assert_int_eq(nd__config_flag(ND__CFG_SOLVE_RBT), 1);
 }
 END_TEST
 
