@@ -41,7 +41,7 @@ int nd__inv_large_ok(nd_dtype dt, int64_t n, int64_t batch) {
   /* batches of matrices up to 256 go to cuBLAS's batched getrf/getri instead (linalg/inv.c) */
   const int per_matrix = batch == 1 || n > 256;
   return (dt == ND_FLOAT32 || dt == ND_FLOAT64) && per_matrix && n >= ND__INV_LARGE_MIN && n <= 46336 &&
-         nd__env_flag("ND_INV_RBT", 1);
+         nd__config_flag(ND__CFG_INV_RBT);
 }
 
 static void *nd__il_data(const nd_array *a) { return (char *)a->buf->ptr + a->offset; }

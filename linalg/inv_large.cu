@@ -83,18 +83,18 @@ __global__ void __launch_bounds__(256) k_il_check(const double *r, const double 
 extern "C" nd_status nd_lk_il_split(const double *lu, int np, double *lf, const int *info, const double *normsq,
                                     unsigned long long *first, int64_t index, void *stream) {
   const int64_t total = (int64_t)np * np;
-  k_il_split<<<nd_k_blocks(total, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(lu, np, lf, info, normsq,
+  nd_k_launch<k_il_split>(nd_k_blocks(total, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream, lu, np, lf, info, normsq,
                                                                                          first, (long long)index);
   return ND_K_LAUNCHED();
 }
 
 extern "C" nd_status nd_lk_il_probes(double *v, int n, int k, void *stream) {
-  k_il_probes<<<nd_k_blocks((int64_t)n * k, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(v, n, k);
+  nd_k_launch<k_il_probes>(nd_k_blocks((int64_t)n * k, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream, v, n, k);
   return ND_K_LAUNCHED();
 }
 
 extern "C" nd_status nd_lk_il_check(const double *r, const double *y, int n, int k, double tol, const double *normsq,
                                     unsigned long long *first, int64_t index, void *stream) {
-  k_il_check<<<k, 256, 0, (cudaStream_t)stream>>>(r, y, n, tol, normsq, first, (long long)index);
+  nd_k_launch<k_il_check>(k, 256, 0, (cudaStream_t)stream, r, y, n, tol, normsq, first, (long long)index);
   return ND_K_LAUNCHED();
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "src/array.h"
+#include "src/device.h"
 
 nd_status nd__check_dtype(const char *fn, const char *arg, nd_dtype dtype) {
   if (!nd_dtype_is_valid(dtype))

@@ -85,9 +85,9 @@ static double inv_both(const nd_array *a, const double *h, int64_t batch, int64_
                 "order %lld batch %lld: accepted %lld, fell back %lld, expected accepted %d", (long long)n,
                 (long long)batch, (long long)(nd__inv_large_count(0) - acc0),
                 (long long)(nd__inv_large_count(1) - fb0), accepted);
-  setenv("ND_INV_RBT", "0", 1);
+  nd__config_override(ND__CFG_INV_RBT, "0");
   ND_ASSERT_OK(nd_linalg_inv(a, &y));
-  unsetenv("ND_INV_RBT");
+  nd__config_override(ND__CFG_INV_RBT, NULL);
   ck_assert(nd__inv_large_count(0) - acc0 <= 1 && nd__inv_large_count(1) - fb0 <= 1);
   double *hx = fetch(x), *hy = fetch(y), diff = 0;
   for (int64_t b = 0; b < batch; b++) {
@@ -265,9 +265,9 @@ static void same_failure(const nd_array *a, nd_status want, const char *needle) 
   ck_assert_ptr_eq(x, (nd_array *)0x1);
   ck_assert_int_eq(nd__inv_large_count(1) - fb0, 1);
   snprintf(msg, sizeof msg, "%s", nd_last_error());
-  setenv("ND_INV_RBT", "0", 1);
+  nd__config_override(ND__CFG_INV_RBT, "0");
   ND_ASSERT_FAILS(nd_linalg_inv(a, &x), want, needle);
-  unsetenv("ND_INV_RBT");
+  nd__config_override(ND__CFG_INV_RBT, NULL);
   ck_assert_msg(strcmp(msg, nd_last_error()) == 0, "messages differ: '%s' / '%s'", msg, nd_last_error());
   ck_assert_ptr_eq(x, (nd_array *)0x1);
 }
@@ -304,9 +304,9 @@ START_TEST(test_singular_and_nan_checked) {
     nd_array *y = NULL;
     nd_status s1 = nd_linalg_inv(b, &x);
     ck_assert_int_eq(nd__inv_large_count(1) - fb0, 1);
-    setenv("ND_INV_RBT", "0", 1);
+    nd__config_override(ND__CFG_INV_RBT, "0");
     nd_status s2 = nd_linalg_inv(b, &y);
-    unsetenv("ND_INV_RBT");
+    nd__config_override(ND__CFG_INV_RBT, NULL);
     ck_assert_int_eq(s1, s2);
     nd_array_release(x);
     nd_array_release(y);
