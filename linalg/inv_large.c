@@ -141,16 +141,16 @@ nd_status nd__inv_large(const char *fn, nd_stream *s, nd_dtype dt, int n, int64_
 
   /* A in float64, C-contiguous (its column-major view A^T is what is factored) */
   nd_status st = nd__linalg_contig(fn, a, ND_FLOAT64, &ak);
-  /* per matrix: the squared Frobenius norm (8 bytes) and getrf's info (4); then the dominance
+  /* per matrix: the infinity norm (8 bytes) and getrf's info (4); then the dominance
    * flags and the first failing matrix (8 bytes each) */
   const int64_t meta_bytes = batch * 8 + (batch * 4 + 7) / 8 * 8 + 16;
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, meta_bytes, &meta);
-  double *normsq = meta ? (double *)meta->ptr : NULL;
-  int *ginfo = meta ? (int *)(normsq + batch) : NULL;
+  double *anorm = meta ? (double *)meta->ptr : NULL;
+  int *ginfo = meta ? (int *)(anorm + batch) : NULL;
   unsigned long long *flags = meta ? (unsigned long long *)((char *)meta->ptr + meta_bytes - 16) : NULL,
                      *fw = flags ? flags + 1 : NULL;
 
-  /* 1: the dominance test, and the norms */
+  /* 1: the dominance test, and the norms (zero first: the kernels take maxima) */
   nd__sync sync;
   nd__sync_init(&sync, s);
   if (st == ND_OK) st = nd__sync_add(&sync, &ak->buf->hz, ND__READ);
@@ -160,7 +160,7 @@ nd_status nd__inv_large(const char *fn, nd_stream *s, nd_dtype dt, int n, int64_
     if (st == ND_OK) {
       st = ND_CUDA(cudaMemsetAsync(meta->ptr, 0, (size_t)meta_bytes, cs));
       for (int64_t b = 0; b < batch && st == ND_OK; b++)
-        st = nd_lk_il_dominance((const double *)nd__il_data(ak) + b * n2, n, flags, normsq + b, cs);
+        st = nd_lk_il_dominance((const double *)nd__il_data(ak) + b * n2, n, flags, anorm + b, cs);
       nd_status st2 = nd__sync_end(&sync);
       if (st == ND_OK) st = st2;
     }
@@ -213,7 +213,7 @@ nd_status nd__inv_large(const char *fn, nd_stream *s, nd_dtype dt, int n, int64_
     st = nd_lk_il_pad(ab, n, np, m, cs);
     if (st == ND_OK) st = ND_CUSOLVER(cusolverDnDgetrf(hs, np, np, m, np, work->ptr, NULL, ginfo + b));
     /* 3: both triangles out (with the pivot and info check), their tiles inverted, merged */
-    if (st == ND_OK) st = nd_lk_il_split(m, n, np, l, u, ginfo + b, normsq + b, fw, b, cs);
+    if (st == ND_OK) st = nd_lk_il_split(m, n, np, l, u, ginfo + b, anorm + b, fw, b, cs);
     if (st == ND_OK) st = nd_lk_tri_inv(&rp, m, 1, np, 1, 1, dinv, cs);
     if (st == ND_OK) st = nd_lk_il_tiles(dinv, dinv + (int64_t)np * 64, np, l, u, cs);
     if (st == ND_OK) st = nd__il_invert_tri(hb, l, np, 1, z);
@@ -231,7 +231,7 @@ nd_status nd__inv_large(const char *fn, nd_stream *s, nd_dtype dt, int n, int64_
     if (st == ND_OK) st = ND_CUDA(cudaMemcpyAsync(r, v, (size_t)vbytes, cudaMemcpyDeviceToDevice, cs));
     if (st == ND_OK)
       st = ND_CUBLAS(cublasDgemm(hb, CUBLAS_OP_T, CUBLAS_OP_N, n, k, n, &mone, ab, n, y, n, &one, r, n));
-    if (st == ND_OK) st = nd_lk_il_check(r, y, n, k, tol, normsq + b, fw, b, cs);
+    if (st == ND_OK) st = nd_lk_il_check(r, y, n, k, tol, anorm + b, fw, b, cs);
   }
   if (begun) {
     nd_status st2 = nd__sync_end(&sync);

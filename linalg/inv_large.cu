@@ -20,34 +20,22 @@ __device__ __forceinline__ unsigned il_mix(unsigned x) {
 }
 
 /* One block per row i of the row-major a: bit 0 of *flags unless |a_ii| >= sum_{j != i} |a_ij|
- * (NaN fails); *normsq += the row's squares. */
-__global__ void __launch_bounds__(256) k_il_rows(const double *a, int n, unsigned long long *flags, double *normsq) {
+ * (NaN fails); *anorm = max(*anorm, the row's sum of |a_ij|), the infinity norm over the rows
+ * (a non-negative double's bits order as the double: atomicMax on them). */
+__global__ void __launch_bounds__(256) k_il_rows(const double *a, int n, unsigned long long *flags, double *anorm) {
   const int i = blockIdx.x;
   const double *row = a + (long long)i * n;
-  double s = 0, q = 0;
-  for (int j = threadIdx.x; j < n; j += blockDim.x) {
-    const double v = fabs(row[j]);
-    s += v;
-    q += v * v;
-  }
-  __shared__ double s_s[8], s_q[8];
-  for (int o = 16; o > 0; o >>= 1) {
-    s += __shfl_down_sync(0xffffffffu, s, o);
-    q += __shfl_down_sync(0xffffffffu, q, o);
-  }
-  if ((threadIdx.x & 31) == 0) {
-    s_s[threadIdx.x >> 5] = s;
-    s_q[threadIdx.x >> 5] = q;
-  }
+  double s = 0;
+  for (int j = threadIdx.x; j < n; j += blockDim.x) s += fabs(row[j]);
+  __shared__ double s_s[8];
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0) s_s[threadIdx.x >> 5] = s;
   __syncthreads();
   if (threadIdx.x == 0) {
-    for (int w = 1; w < (int)(blockDim.x >> 5); w++) {
-      s += s_s[w];
-      q += s_q[w];
-    }
+    for (int w = 1; w < (int)(blockDim.x >> 5); w++) s += s_s[w];
     const double d = fabs(row[i]);
     if (!(d >= s - d)) atomicOr(flags, 1ull);
-    atomicAdd(normsq, q);
+    atomicMax((unsigned long long *)anorm, (unsigned long long)__double_as_longlong(s));
   }
 }
 
@@ -62,9 +50,9 @@ __global__ void k_il_pad(const double *a, int n, int np, double *m) {
 }
 
 __global__ void k_il_split(const double *lu, int n, int np, double *lf, double *uf, const int *info,
-                           const double *normsq, unsigned long long *first, long long index) {
+                           const double *anorm, unsigned long long *first, long long index) {
   const long long total = (long long)np * np;
-  const double floor = 1e-10 * sqrt(*normsq);
+  const double floor = 1e-10 * *anorm;
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total;
        e += (long long)gridDim.x * blockDim.x) {
     const int j = (int)(e / np), i = (int)(e - (long long)j * np); /* row i, column j */
@@ -99,7 +87,7 @@ __global__ void k_il_probes(double *v, int n, int k) {
 
 /* One block per column: the maxima of |r| and |y| (NaN propagates as failure). */
 __global__ void __launch_bounds__(256) k_il_check(const double *r, const double *y, int n, double tol,
-                                                  const double *normsq, unsigned long long *first, long long index) {
+                                                  const double *anorm, unsigned long long *first, long long index) {
   const int c = blockIdx.x;
   double rmax = 0.0, ymax = 0.0;
   int bad = 0;
@@ -128,15 +116,16 @@ __global__ void __launch_bounds__(256) k_il_check(const double *r, const double 
       rmax = fmax(rmax, s_r[w]);
       ymax = fmax(ymax, s_y[w]);
     }
-    if (s_bad || !(rmax <= tol * sqrt(*normsq) * ymax)) atomicMin(first, (unsigned long long)index);
+    /* sqrt(n) ||A||_inf bounds ||A||_F from above (each row's 2-norm is at most its 1-norm) */
+    if (s_bad || !(rmax <= tol * sqrt((double)n) * *anorm * ymax)) atomicMin(first, (unsigned long long)index);
   }
 }
 
 }  // namespace
 
-extern "C" nd_status nd_lk_il_dominance(const double *a, int n, unsigned long long *flags, double *normsq,
+extern "C" nd_status nd_lk_il_dominance(const double *a, int n, unsigned long long *flags, double *anorm,
                                         void *stream) {
-  k_il_rows<<<n, 256, 0, (cudaStream_t)stream>>>(a, n, flags, normsq);
+  k_il_rows<<<n, 256, 0, (cudaStream_t)stream>>>(a, n, flags, anorm);
   return ND_K_LAUNCHED();
 }
 
@@ -146,9 +135,9 @@ extern "C" nd_status nd_lk_il_pad(const double *a, int n, int np, double *m, voi
 }
 
 extern "C" nd_status nd_lk_il_split(const double *lu, int n, int np, double *lf, double *uf, const int *info,
-                                    const double *normsq, unsigned long long *first, int64_t index, void *stream) {
+                                    const double *anorm, unsigned long long *first, int64_t index, void *stream) {
   const int64_t total = (int64_t)np * np;
-  k_il_split<<<nd_k_blocks(total, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(lu, n, np, lf, uf, info, normsq,
+  k_il_split<<<nd_k_blocks(total, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(lu, n, np, lf, uf, info, anorm,
                                                                                          first, (long long)index);
   return ND_K_LAUNCHED();
 }
@@ -164,8 +153,8 @@ extern "C" nd_status nd_lk_il_probes(double *v, int n, int k, void *stream) {
   return ND_K_LAUNCHED();
 }
 
-extern "C" nd_status nd_lk_il_check(const double *r, const double *y, int n, int k, double tol, const double *normsq,
+extern "C" nd_status nd_lk_il_check(const double *r, const double *y, int n, int k, double tol, const double *anorm,
                                     unsigned long long *first, int64_t index, void *stream) {
-  k_il_check<<<k, 256, 0, (cudaStream_t)stream>>>(r, y, n, tol, normsq, first, (long long)index);
+  k_il_check<<<k, 256, 0, (cudaStream_t)stream>>>(r, y, n, tol, anorm, first, (long long)index);
   return ND_K_LAUNCHED();
 }

@@ -37,9 +37,10 @@ int nd__inv_large_ok(nd_dtype dt, int64_t n, int64_t batch);
  *      then merged pairwise bottom up (inv([T11 0; T21 T22]) has -inv(T22) T21 inv(T11) below),
  *      every equal pair of a level in two strided-batched gemm, an unequal or lone pair by trmm;
  *   4. inv(A^T) = inv(U) inv(L) (trmm), whose column-major buffer is inv(A) in row-major order;
- *   5. the check: getrf's info is 0, every pivot finite and above 1e-10 ||A||_F, and for 16
- *      random +-1 probe vectors v, y = X v has ||A y - v||_inf <= tol ||A||_F ||y||_inf with
- *      tol = 64 max(16, sqrt(n)) eps(float64).
+ *   5. the check: getrf's info is 0, every pivot finite and above 1e-10 ||A||_inf, and for 16
+ *      random +-1 probe vectors v, y = X v has ||A y - v||_inf <= tol sqrt(n) ||A||_inf
+ *      ||y||_inf with tol = 64 max(16, sqrt(n)) eps(float64) (sqrt(n) ||A||_inf bounds ||A||_F;
+ *      norms from row sums, which do not overflow where a sum of squares would).
  * When every matrix passes, *done = 1, x holds the inverses and info (when not NULL) zeros.
  * Otherwise *done = 0 and x is to be overwritten by the partial-pivoting path, which then
  * decides what is singular exactly as without this path. Waits on the host (checked mode).
@@ -56,22 +57,22 @@ int64_t nd__inv_large_count(int what);
 /* ---- kernels (linalg/inv_large.cu); dtype float64 throughout --------------------------- */
 
 /* *flags |= 1 unless every row i of a (row-major n x n) has |a_ii| >= sum_{j != i} |a_ij|;
- * *normsq += sum of a's squares. */
-nd_status nd_lk_il_dominance(const double *a, int n, unsigned long long *flags, double *normsq, void *stream);
+ * *anorm = max(*anorm, ||a||_inf) (*anorm >= 0 before). */
+nd_status nd_lk_il_dominance(const double *a, int n, unsigned long long *flags, double *anorm, void *stream);
 /* m (column-major, order np) = [a 0; 0 I], a n x n column-major with leading dimension n. */
 nd_status nd_lk_il_pad(const double *a, int n, int np, double *m, void *stream);
 /* lf = the unit lower triangle of lu with zeros above, uf = its upper triangle with zeros
  * below (column-major, order np); atomicMin(first, index) unless *info is 0 and the first n
- * diagonal entries of lu are finite with |u_ii| > 1e-10 * sqrt(*normsq). */
-nd_status nd_lk_il_split(const double *lu, int n, int np, double *lf, double *uf, const int *info, const double *normsq,
+ * diagonal entries of lu are finite with |u_ii| > 1e-10 * *anorm. */
+nd_status nd_lk_il_split(const double *lu, int n, int np, double *lf, double *uf, const int *info, const double *anorm,
                          unsigned long long *first, int64_t index, void *stream);
 /* The 64 x 64 diagonal tiles of lf and uf = the row-major tiles dl and du (nd_lk_tri_inv). */
 nd_status nd_lk_il_tiles(const double *dl, const double *du, int np, double *lf, double *uf, void *stream);
 /* v (n x k, column-major, leading dimension n) = random +-1 (the same every call). */
 nd_status nd_lk_il_probes(double *v, int n, int k, void *stream);
 /* atomicMin(first, index) unless every column c of r and y (n x k, leading dimension n) is
- * finite with max|r(:, c)| <= tol * sqrt(*normsq) * max|y(:, c)|. */
-nd_status nd_lk_il_check(const double *r, const double *y, int n, int k, double tol, const double *normsq,
+ * finite with max|r(:, c)| <= tol * sqrt(n) * *anorm * max|y(:, c)|. */
+nd_status nd_lk_il_check(const double *r, const double *y, int n, int k, double tol, const double *anorm,
                          unsigned long long *first, int64_t index, void *stream);
 
 #ifdef __cplusplus
