@@ -13,6 +13,8 @@
  *   cuSOLVER getrf per matrix, then getrs (inverse: against identities written straight into
  *   the result; solve: against a column-major copy of b) or the LU diagonal; real solves of
  *   order > 128 in checked mode first try the randomised solve (nd__solve_rbt below).
+ *   Real inverses of order >= 512 in checked mode whose rows are diagonally dominant first go
+ *   without pivoting (linalg/inv_large.c).
  *
  * Row-major data seen by the column-major library is the transpose: getrf of the buffer of A
  * factors A^T, so getrs with CUBLAS_OP_N against I yields inv(A^T) column-major, which read
