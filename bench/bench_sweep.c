@@ -3,7 +3,7 @@
  * For each operation and size in the tables below (the same in bench/sweep.py, which runs the
  * CuPy and PyTorch side), the median and minimum device time of one call, timed as nd_bench's
  * device cases (CUDA events on the harness stream, warm-up first). The number of timed runs
- * adapts to the size: one timed call estimates it, then as many runs as fit in about 0.2 s,
+ * adapts to the size: one timed call estimates it, then as many runs as fit in about 0.1 s,
  * at least 3 and at most --reps. Inputs are the random block (bench_random_f32); inverses run
  * in unchecked mode on random matrices, as nd_bench's batched inverse cases. The sweep only
  * times: the operations' results are checked by nd_bench's cases and the test suites.
@@ -135,7 +135,7 @@ int bench_sweep(bench_ctx *ctx, FILE *out) {
       int rc = sw_setup(ctx, &g, *sz);
       if (rc == 0) rc = bench_time_device(ctx, sw_once, &g, 1, 1, &est, &mn);
       if (rc == 0) {
-        double r = 2e5 / (est > 1 ? est : 1);
+        double r = 1e5 / (est > 1 ? est : 1);
         reps = r < 3 ? 3 : r > ctx->reps ? ctx->reps : (int)r;
         rc = bench_time_device(ctx, sw_once, &g, ctx->warmup, reps, &med, &mn);
       }

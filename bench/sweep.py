@@ -7,7 +7,7 @@ The same operations, names and sizes as bench_sweep.c (add, sum and sort of floa
 batched 8 x 8 and 32 x 32 float32 inverses; square float32 matmul), each timed as the peer
 benchmarks time their device cases (CUDA events on one non-blocking stream, warm-up first,
 bench/peer_harness.py), with the number of timed runs adapted to the size as in the C sweep:
-one timed call estimates it, then as many runs as fit in about 0.2 s, at least 3 and at most
+one timed call estimates it, then as many runs as fit in about 0.1 s, at least 3 and at most
 --reps. Inputs are uniform random in [-1, 1); only time is measured. Both libraries run in this
 one process, one after the other; a library that is not installed is left out with a message.
 
@@ -182,7 +182,7 @@ def sweep_tool(name, make, args, out):
                         st["out"] = fn(a, b)
 
                     est, _ = time_device(ctx, once, warmup=1, reps=1)
-                    reps = int(max(3, min(args.reps, 2e5 / max(est, 1.0))))
+                    reps = int(max(3, min(args.reps, 1e5 / max(est, 1.0))))
                     med, mn = time_device(ctx, once, reps=reps)
             except Exception as e:  # report, go on with the next size
                 sys.stderr.write("sweep.py: %s %s %d: %s: %s\n" % (name, op, size, type(e).__name__, e))

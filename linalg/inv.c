@@ -13,6 +13,8 @@
  *   cuSOLVER getrf per matrix, then getrs (inverse: against identities written straight into
  *   the result; solve: against a column-major copy of b) or the LU diagonal; real solves of
  *   order > 128 in checked mode first try the randomised solve (nd__solve_rbt below).
+ *   Real inverses of order >= 512 in checked mode whose rows are diagonally dominant first go
+ *   without pivoting (linalg/inv_large.c).
  *
  * Row-major data seen by the column-major library is the transpose: getrf of the buffer of A
  * factors A^T, so getrs with CUBLAS_OP_N against I yields inv(A^T) column-major, which read
@@ -317,7 +319,7 @@ nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **out, nd
     if (f.info) st = nd_array_fill(f.info, nd_scalar_int(0));
   } else if (st == ND_OK) {
     nd_lk_mat am;
-    int done = 0; /* the randomised inverse of large matrices (linalg/inv_large.c), checked mode only */
+    int done = 0; /* large row-dominant matrices without pivoting (linalg/inv_large.c), checked mode only */
     if (checked && nd__inv_large_ok(dt, n, batch)) st = nd__inv_large(fn, s, dt, n, batch, a, x, f.info, &done);
     if (st == ND_OK && !done) st = nd__prep_mat(fn, a, dt, &akeep, &am);
     if (st == ND_OK && !done) st = nd__factor_run(fn, s, ND_LK_INV, dt, n, batch, akeep, am, x, NULL, NULL, &f);

@@ -1,21 +1,24 @@
-/* The inverse of large real matrices in checked mode (see inv_large.h for the method).
+/* The inverse of large row diagonally dominant real matrices in checked mode, without
+ * pivoting (see inv_large.h for the method).
  *
  * Why: cuSOLVER's getrf spends most of its time at these orders choosing pivots one column
  * after another (4096 float64: 14 ms of the ~20 ms that getrf + getrs with an identity take; the
- * same ~20 ms in CuPy and PyTorch, which make the same calls). The random butterfly transform of
- * the randomised solve (linalg/rbt.cu) makes pivoting unnecessary with high probability, so the
- * factorisation runs without it (~2.8 ms at 4096), and the inverse is formed from the factors
- * with level-3 calls that run near the float64 tensor-core rate: inv(U) and inv(L) by Xtrtri,
- * their product by blocked gemm and trmm. Checked mode waits once anyway, which lets the call test its answer
- * and fall back to partial pivoting when a matrix fails (the check in inv_large.h), so that
- * singular and nearly singular input is reported exactly as before. float32 input is inverted
- * in float64 and rounded once.
+ * same ~20 ms in CuPy and PyTorch, which make the same calls), against ~2.8 ms without pivoting.
+ * Where no pivoting is needed, which a row diagonal dominance test (one pass over A) shows, the
+ * factorisation runs without it and the inverse is formed from the factors with level-3 calls:
+ * the triangles inverted from their 64 x 64 diagonal tiles upwards (cuSOLVER's Xtrtri measured
+ * 9.4 and 10.5 ms for the two triangles of order 4096 on an H100, more than the whole partial-
+ * pivoting inverse), their product by trmm. Checked mode waits anyway, so the call tests its
+ * answer (inv_large.h) and hands a matrix that fails to partial pivoting, which then reports
+ * singular input exactly as before. Matrices that are not dominant go to partial pivoting at
+ * once (the random butterflies of the randomised solve were tried first: on uniform random
+ * matrices of order 512 the unpivoted factors of the transformed matrix grew by 1e3 and the
+ * inverse's residual was 1e4 times partial pivoting's, where the solve's refinement step
+ * recovers it and an inverse cannot afford one). float32 input is inverted in float64 and
+ * rounded once.
  *
- * Layout: the buffer of a row-major A read column-major is A^T, so the transform factors
- * M = W0^T A^T W1 (coalesced reads of A); then inv(A)^T = W1 inv(M) W0^T, and the column-major
- * buffer of inv(A)^T is the row-major buffer of inv(A). The butterflies act on columns
- * (nd_lk_rbt_vec), so the right-hand one is applied to the transpose: with Z = inv(M),
- * Y = W1 Z, T = W0 Y^T = (Y W0^T)^T, and x = T^T restricted to n x n (cuBLAS geam). */
+ * Layout: the column-major view of a row-major A is A^T; the call factors A^T, and the
+ * column-major buffer of inv(A^T) is the row-major buffer of inv(A). */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,141 +36,202 @@
 /* Random probe vectors of the check. */
 #define ND__INV_PROBES 16
 
-static _Thread_local int64_t nd__inv_large_counts[2]; /* accepted, sent to partial pivoting */
+static _Thread_local int64_t nd__inv_large_counts[3]; /* accepted, sent to partial pivoting, not tried */
 
-int64_t nd__inv_large_count(int fell_back) { return nd__inv_large_counts[fell_back != 0]; }
+int64_t nd__inv_large_count(int what) { return what >= 0 && what < 3 ? nd__inv_large_counts[what] : 0; }
 
 int nd__inv_large_ok(nd_dtype dt, int64_t n, int64_t batch) {
   /* batches of matrices up to 256 go to cuBLAS's batched getrf/getri instead (linalg/inv.c) */
   const int per_matrix = batch == 1 || n > 256;
   return (dt == ND_FLOAT32 || dt == ND_FLOAT64) && per_matrix && n >= ND__INV_LARGE_MIN && n <= 46336 &&
-         nd__config_flag(ND__CFG_INV_RBT);
+         nd__config_flag(ND__CFG_INV_NOPIV);
 }
 
 static void *nd__il_data(const nd_array *a) { return (char *)a->buf->ptr + a->offset; }
 
-/* z = u l for u upper triangular (only its upper triangle is read) and l lower triangular with
- * its zeros and unit diagonal stored, all column-major of order n with leading dimension ld.
- * A product of two triangles has half the multiply-adds of trmm's triangle-by-full-matrix
- * (2/3 n^3 against n^3 flops): with the blocks split at h,
- *   z11 = u11 l11 + u12 l21,  z12 = u12 l22,  z21 = u22 l21,  z22 = u22 l22,
- * the diagonal blocks recursively, the others by one gemm and two trmm. */
-static nd_status nd__il_triprod(cublasHandle_t hb, const double *u, const double *l, double *z, int n, int ld) {
-  const double one = 1.0;
-  if (n <= 256)
-    return ND_CUBLAS(cublasDtrmm(hb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n,
-                                 &one, u, ld, l, ld, z, ld));
-  const int h = n / 2 / 64 * 64, r = n - h;
-  const int64_t off12 = (int64_t)h * ld, off21 = h, off22 = (int64_t)h * ld + h;
-  ND_TRY(nd__il_triprod(hb, u, l, z, h, ld));
-  ND_TRY(ND_CUBLAS(cublasDgemm(hb, CUBLAS_OP_N, CUBLAS_OP_N, h, h, r, &one, u + off12, ld, l + off21, ld, &one, z, ld)));
-  ND_TRY(ND_CUBLAS(cublasDtrmm(hb, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, h, r,
-                               &one, l + off22, ld, u + off12, ld, z + off12, ld)));
-  ND_TRY(ND_CUBLAS(cublasDtrmm(hb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, r, h,
-                               &one, u + off22, ld, l + off21, ld, z + off21, ld)));
-  return nd__il_triprod(hb, u + off22, l + off22, z + off22, r, ld);
+/* In place t = inv(t) for t lower (lower = 1) or upper triangular, column-major of order np
+ * (a multiple of 64) with zeros stored in its other triangle and the inverses of its 64 x 64
+ * diagonal tiles already in place. Blocks (off, size) start as the tiles and are merged in
+ * pairs, level after level; for the pair T11 (o1, s1), T22 (o2 = o1 + s1, s2), both already
+ * inverted (X11, X22), the off-diagonal block becomes
+ *   lower: X21 = -X22 T21 X11 (rows o2.., columns o1..),
+ *   upper: X12 = -X11 T12 X22 (rows o1.., columns o2..),
+ * through w (at least np * np / 4 doubles). The leading pairs of a level all have the first
+ * block's size and a constant stride: two strided-batched gemm for all of them when there are
+ * several (the triangles' zeros are stored, so a gemm is right); a lone or unequal pair (the
+ * last one when np / 64 is not a power of two) takes two trmm. */
+static nd_status nd__il_invert_tri(cublasHandle_t hb, double *t, int np, int lower, double *w) {
+  const double one = 1.0, zero = 0.0, mone = -1.0;
+  int nb = np / 64;
+  int *off = malloc((size_t)nb * 2 * sizeof(int));
+  if (off == NULL) return nd__error(ND_ERR_OUT_OF_MEMORY, "%d bytes of host memory", (int)(nb * 2 * sizeof(int)));
+  int *sz = off + nb;
+  for (int i = 0; i < nb; i++) {
+    off[i] = 64 * i;
+    sz[i] = 64;
+  }
+  nd_status st = ND_OK;
+  const cublasSideMode_t left = CUBLAS_SIDE_LEFT, right = CUBLAS_SIDE_RIGHT;
+  const cublasFillMode_t fill = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  while (nb > 1 && st == ND_OK) {
+    const int pairs = nb / 2, s0 = sz[0];
+    int pe = 0;
+    while (pe < pairs && sz[2 * pe] == s0 && sz[2 * pe + 1] == s0) pe++;
+    int single = 0;
+    if (pe >= 2) {
+      const long long stride = 2LL * s0 * (np + 1), ws = (long long)s0 * s0;
+      double *x11 = t, *x22 = t + s0 + (int64_t)s0 * np, *t21 = t + s0, *t12 = t + (int64_t)s0 * np;
+      if (lower) {
+        st = ND_CUBLAS(cublasDgemmStridedBatched(hb, CUBLAS_OP_N, CUBLAS_OP_N, s0, s0, s0, &one, t21, np, stride, x11,
+                                                 np, stride, &zero, w, s0, ws, pe));
+        if (st == ND_OK)
+          st = ND_CUBLAS(cublasDgemmStridedBatched(hb, CUBLAS_OP_N, CUBLAS_OP_N, s0, s0, s0, &mone, x22, np, stride, w,
+                                                   s0, ws, &zero, t21, np, stride, pe));
+      } else {
+        st = ND_CUBLAS(cublasDgemmStridedBatched(hb, CUBLAS_OP_N, CUBLAS_OP_N, s0, s0, s0, &one, t12, np, stride, x22,
+                                                 np, stride, &zero, w, s0, ws, pe));
+        if (st == ND_OK)
+          st = ND_CUBLAS(cublasDgemmStridedBatched(hb, CUBLAS_OP_N, CUBLAS_OP_N, s0, s0, s0, &mone, x11, np, stride, w,
+                                                   s0, ws, &zero, t12, np, stride, pe));
+      }
+      single = pe;
+    }
+    for (int p = single; p < pairs && st == ND_OK; p++) {
+      const int o1 = off[2 * p], s1 = sz[2 * p], o2 = off[2 * p + 1], s2 = sz[2 * p + 1];
+      double *x11 = t + o1 + (int64_t)o1 * np, *x22 = t + o2 + (int64_t)o2 * np;
+      if (lower) {
+        double *t21 = t + o2 + (int64_t)o1 * np; /* s2 x s1 */
+        st = ND_CUBLAS(cublasDtrmm(hb, right, fill, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, s2, s1, &one, x11, np, t21, np,
+                                   w, s2));
+        if (st == ND_OK)
+          st = ND_CUBLAS(cublasDtrmm(hb, left, fill, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, s2, s1, &mone, x22, np, w, s2,
+                                     t21, np));
+      } else {
+        double *t12 = t + o1 + (int64_t)o2 * np; /* s1 x s2 */
+        st = ND_CUBLAS(cublasDtrmm(hb, right, fill, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, s1, s2, &one, x22, np, t12, np,
+                                   w, s1));
+        if (st == ND_OK)
+          st = ND_CUBLAS(cublasDtrmm(hb, left, fill, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, s1, s2, &mone, x11, np, w, s1,
+                                     t12, np));
+      }
+    }
+    for (int p = 0; p < pairs; p++) {
+      off[p] = off[2 * p];
+      sz[p] = sz[2 * p] + sz[2 * p + 1];
+    }
+    if (nb & 1) {
+      off[pairs] = off[nb - 1];
+      sz[pairs] = sz[nb - 1];
+    }
+    nb = pairs + (nb & 1);
+  }
+  free(off);
+  return st;
 }
 
 nd_status nd__inv_large(const char *fn, nd_stream *s, nd_dtype dt, int n, int64_t batch, const nd_array *a,
                         nd_array *x, nd_array *info, int *done) {
   *done = 0;
   const int np = (n + 63) / 64 * 64, k = ND__INV_PROBES;
-  const nd_lk_rbt rp = {ND_FLOAT64, n, np, np};
-  const int64_t mbytes = (int64_t)np * np * 8, vbytes = (int64_t)n * k * 8;
+  const nd_lk_rbt rp = {ND_FLOAT64, n, np, k};
+  const int64_t mbytes = (int64_t)np * np * 8, vbytes = (int64_t)n * k * 8, n2 = (int64_t)n * n;
   nd_array *ak = NULL, *xw = NULL;
-  nd__buffer *ar = NULL, *lf = NULL, *zb = NULL, *work = NULL, *vec = NULL, *meta = NULL, *first = NULL;
-  void *hwork = NULL;
+  nd__buffer *ar = NULL, *lf = NULL, *uf = NULL, *zb = NULL, *work = NULL, *vec = NULL, *meta = NULL;
+  cudaStream_t cs = (cudaStream_t)s->cu;
 
-  /* A in float64 with a unit stride on one side (the probe products need a leading dimension) */
+  /* A in float64, C-contiguous (its column-major view A^T is what is factored) */
   nd_status st = nd__linalg_contig(fn, a, ND_FLOAT64, &ak);
-  /* x itself when float64, else a float64 C-contiguous stack rounded into x at the end */
+  /* per matrix: the infinity norm (8 bytes) and getrf's info (4); then the dominance
+   * flags and the first failing matrix (8 bytes each) */
+  const int64_t meta_bytes = batch * 8 + (batch * 4 + 7) / 8 * 8 + 16;
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, meta_bytes, &meta);
+  double *anorm = meta ? (double *)meta->ptr : NULL;
+  int *ginfo = meta ? (int *)(anorm + batch) : NULL;
+  unsigned long long *flags = meta ? (unsigned long long *)((char *)meta->ptr + meta_bytes - 16) : NULL,
+                     *fw = flags ? flags + 1 : NULL;
+
+  /* 1: the dominance test, and the norms (zero first: the kernels take maxima) */
+  nd__sync sync;
+  nd__sync_init(&sync, s);
+  if (st == ND_OK) st = nd__sync_add(&sync, &ak->buf->hz, ND__READ);
   if (st == ND_OK) {
-    if (dt == ND_FLOAT64) xw = nd_array_retain(x);
-    else st = nd__array_alloc(fn, x->ndim, x->shape, ND_FLOAT64, 'C', &xw);
+    nd__buffer *writes[] = {meta};
+    st = nd__linalg_begin_writes(&sync, ND__COUNT(writes), writes);
+    if (st == ND_OK) {
+      st = ND_CUDA(cudaMemsetAsync(meta->ptr, 0, (size_t)meta_bytes, cs));
+      for (int64_t b = 0; b < batch && st == ND_OK; b++)
+        st = nd_lk_il_dominance((const double *)nd__il_data(ak) + b * n2, n, flags, anorm + b, cs);
+      nd_status st2 = nd__sync_end(&sync);
+      if (st == ND_OK) st = st2;
+    }
   }
+  unsigned long long fl = 1;
+  if (st == ND_OK) st = nd__linalg_read_first(fn, s, flags, &fl);
+  if (st != ND_OK || fl != 0) {
+    if (st == ND_OK) nd__inv_large_counts[2]++;
+    nd_array_release(ak);
+    if (meta) nd__buffer_release(meta);
+    return nd__linalg_ctx(fn, st);
+  }
+
+  /* 2-5 */
+  if (dt == ND_FLOAT64) xw = nd_array_retain(x); /* else float64 here, rounded into x at the end */
+  else st = nd__array_alloc(fn, x->ndim, x->shape, ND_FLOAT64, 'C', &xw);
   void *hs = NULL, *hb = NULL;
   int lwork = 0;
-  size_t tri_dev = 0, tri_host = 0, tri_dev2 = 0, tri_host2 = 0;
   if (st == ND_OK) st = nd__cusolver_for(fn, s, &hs);
   if (st == ND_OK) st = nd__cublas_for(fn, s, &hb);
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, mbytes, &ar);
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, mbytes, &lf);
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, mbytes, &uf);
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, mbytes, &zb);
   if (st == ND_OK) st = ND_CUSOLVER(cusolverDnDgetrf_bufferSize(hs, np, np, ar->ptr, np, &lwork));
-  if (st == ND_OK)
-    st = ND_CUSOLVER(cusolverDnXtrtri_bufferSize(hs, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, np, CUDA_R_64F,
-                                                 lf->ptr, np, &tri_dev, &tri_host));
-  if (st == ND_OK)
-    st = ND_CUSOLVER(cusolverDnXtrtri_bufferSize(hs, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, np, CUDA_R_64F,
-                                                 ar->ptr, np, &tri_dev2, &tri_host2));
-  if (tri_dev2 > tri_dev) tri_dev = tri_dev2;
-  if (tri_host2 > tri_host) tri_host = tri_host2;
-  const int64_t getrf_bytes = (int64_t)lwork * 8 + 16;
-  const int64_t work_bytes = getrf_bytes > (int64_t)tri_dev ? getrf_bytes : (int64_t)tri_dev + 16;
+  /* getrf's workspace, then the diagonal tiles' inverses of both triangles (2 np 64 doubles) */
+  const int64_t work_bytes = ((int64_t)lwork * 8 + 255) / 256 * 256 + 2 * (int64_t)np * 64 * 8;
   if (st == ND_OK) st = nd__linalg_scratch(fn, s, work_bytes, &work);
-  if (st == ND_OK && tri_host > 0 && (hwork = malloc(tri_host)) == NULL)
-    st = nd__error(ND_ERR_OUT_OF_MEMORY, "%s: %zu bytes of host workspace", fn, tri_host);
-  /* v, y, r (n x k each) */
-  if (st == ND_OK) st = nd__linalg_scratch(fn, s, 3 * vbytes, &vec);
-  /* per matrix: the squared Frobenius norm (8 bytes), getrf's info and Xtrtri's two (4 each) */
-  const int64_t meta_bytes = batch * 8 + batch * 3 * 4;
-  if (st == ND_OK) st = nd__linalg_scratch(fn, s, meta_bytes, &meta);
-  if (st == ND_OK) st = nd__linalg_scratch(fn, s, 8, &first);
-
-  nd__sync sync;
-  nd__sync_init(&sync, s);
+  if (st == ND_OK) st = nd__linalg_scratch(fn, s, 3 * vbytes, &vec); /* v, y, r (n x k each) */
   int begun = 0;
+  nd__sync_init(&sync, s);
   if (st == ND_OK) st = nd__sync_add(&sync, &ak->buf->hz, ND__READ);
   if (st == ND_OK) st = nd__sync_add(&sync, &xw->buf->hz, ND__WRITE);
   if (st == ND_OK) {
-    nd__buffer *writes[] = {ar, lf, zb, work, vec, meta, first};
+    nd__buffer *writes[] = {ar, lf, uf, zb, work, vec, meta};
     st = nd__linalg_begin_writes(&sync, ND__COUNT(writes), writes);
   }
   if (st == ND_OK) begun = 1;
-  cudaStream_t cs = (cudaStream_t)s->cu;
-  double *normsq = meta ? (double *)meta->ptr : NULL;
-  int *ginfo = meta ? (int *)(normsq + batch) : NULL;
-  unsigned long long *fw = first ? (unsigned long long *)first->ptr : NULL;
   double *v = vec ? (double *)vec->ptr : NULL, *y = v ? v + (int64_t)n * k : NULL, *r = y ? y + (int64_t)n * k : NULL;
-  if (st == ND_OK) st = ND_CUDA(cudaMemsetAsync(meta->ptr, 0, (size_t)meta_bytes, cs));
+  double *dinv = work ? (double *)((char *)work->ptr + work_bytes - 2 * (int64_t)np * 64 * 8) : NULL;
   if (st == ND_OK) st = nd_lk_first_reset(fw, cs);
   if (st == ND_OK) st = nd_lk_il_probes(v, n, k, cs);
   const double one = 1.0, zero = 0.0, mone = -1.0;
   const double tol = 64.0 * fmax(16.0, sqrt((double)n)) * ldexp(1.0, -52);
-  const int64_t n2 = (int64_t)n * n;
   for (int64_t b = 0; b < batch && st == ND_OK; b++) {
     const double *ab = (const double *)nd__il_data(ak) + b * n2;
     double *xb = (double *)nd__il_data(xw) + b * n2;
-    double *m = ar->ptr, *l = lf->ptr, *z = zb->ptr;
-    int *gi = ginfo + b, *ti = ginfo + batch + 2 * b;
-    /* 1-2: M = W0^T A^T W1 (A row-major: M(i, j) = A(j, i) = ab[i + j n]), factored unpivoted */
-    st = nd_lk_rbt_matrix(&rp, ab, 1, n, m, normsq + b, cs);
-    if (st == ND_OK) st = ND_CUSOLVER(cusolverDnDgetrf(hs, np, np, m, np, work->ptr, NULL, gi));
-    /* 3: L out (with the pivot and info check), both triangles inverted, Z = inv(U) inv(L) */
-    if (st == ND_OK) st = nd_lk_il_split(m, np, l, gi, normsq + b, fw, b, cs);
+    double *m = ar->ptr, *l = lf->ptr, *u = uf->ptr, *z = zb->ptr;
+    /* 2: A^T padded, factored without pivoting */
+    st = nd_lk_il_pad(ab, n, np, m, cs);
+    if (st == ND_OK) st = ND_CUSOLVER(cusolverDnDgetrf(hs, np, np, m, np, work->ptr, NULL, ginfo + b));
+    /* 3: both triangles out (with the pivot and info check), their tiles inverted, merged */
+    if (st == ND_OK) st = nd_lk_il_split(m, n, np, l, u, ginfo + b, anorm + b, fw, b, cs);
+    if (st == ND_OK) st = nd_lk_tri_inv(&rp, m, 1, np, 1, 1, dinv, cs);
+    if (st == ND_OK) st = nd_lk_il_tiles(dinv, dinv + (int64_t)np * 64, np, l, u, cs);
+    if (st == ND_OK) st = nd__il_invert_tri(hb, l, np, 1, z);
+    if (st == ND_OK) st = nd__il_invert_tri(hb, u, np, 0, z);
+    /* 4: inv(A^T) = inv(U) inv(L); its n x n corner, column-major, is x row-major */
     if (st == ND_OK)
-      st = ND_CUSOLVER(cusolverDnXtrtri(hs, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, np, CUDA_R_64F, l, np, work->ptr,
-                                        (size_t)work_bytes, hwork, tri_host, ti));
+      st = ND_CUBLAS(cublasDtrmm(hb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, np,
+                                 np, &one, u, np, l, np, z, np));
     if (st == ND_OK)
-      st = ND_CUSOLVER(cusolverDnXtrtri(hs, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, np, CUDA_R_64F, m, np,
-                                        work->ptr, (size_t)work_bytes, hwork, tri_host, ti + 1));
-    if (st == ND_OK) st = nd__il_triprod(hb, m, l, z, np, np);
-    /* 4: Y = W1 Z (in place), T = W0 Y^T (in l), x = T^T on n x n (xb's column-major buffer
-     * with leading dimension n is inv(A)^T). geam's B (beta 0) is the source itself, so that
-     * nothing uninitialised is read. */
-    if (st == ND_OK) st = nd_lk_rbt_vec(&rp, z, z, 1, 1, cs);
-    if (st == ND_OK)
-      st = ND_CUBLAS(cublasDgeam(hb, CUBLAS_OP_T, CUBLAS_OP_N, np, np, &one, z, np, &zero, z, np, l, np));
-    if (st == ND_OK) st = nd_lk_rbt_vec(&rp, l, l, 0, 1, cs);
-    if (st == ND_OK)
-      st = ND_CUBLAS(cublasDgeam(hb, CUBLAS_OP_T, CUBLAS_OP_N, n, n, &one, l, np, &zero, l, np, xb, n));
+      st = ND_CUDA(cudaMemcpy2DAsync(xb, (size_t)n * 8, z, (size_t)np * 8, (size_t)n * 8, (size_t)n,
+                                     cudaMemcpyDeviceToDevice, cs));
     /* 5: y = X v (xb column-major is X^T), r = v - A y (ab column-major is A^T) */
     if (st == ND_OK)
       st = ND_CUBLAS(cublasDgemm(hb, CUBLAS_OP_T, CUBLAS_OP_N, n, k, n, &one, xb, n, v, n, &zero, y, n));
     if (st == ND_OK) st = ND_CUDA(cudaMemcpyAsync(r, v, (size_t)vbytes, cudaMemcpyDeviceToDevice, cs));
     if (st == ND_OK)
       st = ND_CUBLAS(cublasDgemm(hb, CUBLAS_OP_T, CUBLAS_OP_N, n, k, n, &mone, ab, n, y, n, &one, r, n));
-    if (st == ND_OK) st = nd_lk_il_check(r, y, n, k, tol, normsq + b, fw, b, cs);
+    if (st == ND_OK) st = nd_lk_il_check(r, y, n, k, tol, anorm + b, fw, b, cs);
   }
   if (begun) {
     nd_status st2 = nd__sync_end(&sync);
@@ -182,15 +246,14 @@ nd_status nd__inv_large(const char *fn, nd_stream *s, nd_dtype dt, int n, int64_
     if (st == ND_OK) *done = 1;
   }
   if (st == ND_OK) nd__inv_large_counts[!*done]++;
-  free(hwork);
   nd_array_release(ak);
   nd_array_release(xw);
   if (ar) nd__buffer_release(ar);
   if (lf) nd__buffer_release(lf);
+  if (uf) nd__buffer_release(uf);
   if (zb) nd__buffer_release(zb);
   if (work) nd__buffer_release(work);
   if (vec) nd__buffer_release(vec);
   if (meta) nd__buffer_release(meta);
-  if (first) nd__buffer_release(first);
   return nd__linalg_ctx(fn, st);
 }

@@ -55,9 +55,9 @@ extern "C" {
     "folder of the on-disk kernel cache (`$HOME/.cache/ndcuda` when `XDG_CACHE_HOME` is unset)")  \
   X(CACHE_MAX_BYTES, "ND_CACHE_MAX_BYTES", SIZE, "bytes, `512M`, `2G`", "1G",             \
     "size past which the on-disk kernel cache drops its least recently used entries; 0: no cap") \
-  X(INV_RBT, "ND_INV_RBT", FLAG, "`0` or `1`", "1",                                               \
-    "`0`: `nd_linalg_inv` of large real matrices skips the randomised inverse and uses "          \
-    "cuSOLVER's partial pivoting directly")                                                       \
+  X(INV_NOPIV, "ND_INV_NOPIV", FLAG, "`0` or `1`", "1",                                           \
+    "`0`: `nd_linalg_inv` of large row diagonally dominant real matrices in checked mode skips "  \
+    "the path without pivoting (linalg/inv_large.c) and uses partial pivoting directly")         \
   X(CUDA_PATH, "CUDA_PATH", TEXT, "a folder", "unset",                                            \
     "CUDA toolkit whose `include/` run-time compiled kernels see (first choice)")                 \
   X(CUDA_HOME, "CUDA_HOME", TEXT, "a folder", "unset",                                            \

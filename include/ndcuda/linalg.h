@@ -135,9 +135,12 @@ ND_API nd_status nd_einsum(const char *subscripts, int nops, const nd_array *con
 /* Inverse of each matrix of a (..., n, n). n <= 32 runs a fused one-kernel Gauss-Jordan with
  * partial pivoting that keeps each matrix on chip; n <= 128 a block-per-matrix variant (complex128:
  * n <= 64); larger batches cuBLAS getrfBatched + getriBatched (n <= 256); single or larger
- * matrices cuSOLVER getrf + getrs. Errors: ND_ERR_NULL_POINTER, ND_ERR_SHAPE (ndim < 2, not square),
- * ND_ERR_DTYPE, ND_ERR_SINGULAR (checked mode: "matrix at batch index 7 is singular (pivot
- * 3 is zero)"), ND_ERR_STREAM (checked mode under graph capture), ND_ERR_OUT_OF_MEMORY,
+ * matrices cuSOLVER getrf + getrs, except in checked mode for real matrices of order >= 512 whose
+ * rows are all diagonally dominant (tested first, one host wait): there getrf without pivoting,
+ * the triangles inverted by blocks and multiplied, the answer checked and, if it fails, the
+ * partial-pivoting path after all (linalg/inv_large.c). Errors: ND_ERR_NULL_POINTER,
+ * ND_ERR_SHAPE (ndim < 2, not square), ND_ERR_DTYPE, ND_ERR_SINGULAR (checked mode: "matrix at
+ * batch index 7 is singular (pivot 3 is zero)"), ND_ERR_STREAM (checked mode under graph capture), ND_ERR_OUT_OF_MEMORY,
  * ND_ERR_CUSOLVER, ND_ERR_CUBLAS, ND_ERR_CUDA. Checked mode waits once (see above);
  * unchecked mode enqueues and returns. */
 ND_API nd_status nd_linalg_inv(const nd_array *a, nd_array **out);

@@ -54,6 +54,10 @@ def rule_optional(fn, ptype, pname):
         return "random.h: gen may be NULL (the default generator)"
     if ptype == "struct CUstream_st *":
         return "stream.h: NULL is the legacy stream"
+    if ptype == "const nd_module_options *" and pname == "opts":
+        return "jit.h: opts may be NULL (defaults)"
+    if ptype == "nd_array *const *" and pname == "out":
+        return "jit.h: out may be NULL (all outputs allocated)"
     if ptype == "FNPTR" or (ptype == "void *" and pname == "ctx"):
         return "callbacks and their context are optional"
     return None
@@ -90,6 +94,18 @@ VALUES = {
     "nd_generator *": "(nd_generator *)FAKE_HANDLE",
     "nd_generator **": "&GEN",
     "struct CUstream_st *": "NULL",
+    "nd_module *": "(nd_module *)FAKE_HANDLE",
+    "nd_module **": "(nd_module **)&VP",
+    "nd_kernel *": "(nd_kernel *)FAKE_HANDLE",
+    "nd_kernel **": "(nd_kernel **)&VP",
+    "nd_elementwise_kernel *": "(nd_elementwise_kernel *)FAKE_HANDLE",
+    "nd_elementwise_kernel **": "(nd_elementwise_kernel **)&VP",
+    "nd_reduction_kernel *": "(nd_reduction_kernel *)FAKE_HANDLE",
+    "nd_reduction_kernel **": "(nd_reduction_kernel **)&VP",
+    "nd_kernel_attributes *": "(nd_kernel_attributes *)HOST",
+    "nd_jit_cache_stats *": "(nd_jit_cache_stats *)HOST",
+    "const nd_karg *": "(const nd_karg *)HOST",
+    "char *": "(char *)HOST",
     "FNPTR": "NULL",
     # non-pointers
     "int": "1",
@@ -104,6 +120,7 @@ VALUES = {
     "nd_operand": "nd_arg(&A)",
     "nd_slice": "ND_SLICE_ALL",
     "nd_ufunc": "ND_UFUNC_ADD",
+    "nd_launch_config": "(nd_launch_config){{1, 1, 1}, {1, 1, 1}, 0}",
 }
 DOUBLES = ["0.25", "0.75", "0.5", "0.125"]
 # Strings some functions need to get past their first checks.
