@@ -767,7 +767,7 @@ def fam_views(lib, dev, rng, n, t):
         # copies of whatever the chain made
         t.case("views")
         d2 = int(rng.integers(14))
-        if v.dtype.kind in "fc" or DT[d2].kind not in "iub":
+        if True:  # the values are finite and moderate: every conversion is defined
             out = C.c_void_p()
             st = lib.nd_array_astype(h, d2, C.byref(out))
             if st != OK:
