@@ -23,19 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit/module.h"
+#include "jit/gen.h"
 #include "src/array.h"
 #include "streams/hazard.h"
 
 #define ND__EW_MAXP 16   /* parameters per definition */
 #define ND__EW_MAXARR 12 /* non-raw array operands per call: the geometry struct's size */
-
-typedef struct nd__ew_param {
-  char name[64];
-  char type[64];  /* a dtype name or a placeholder */
-  nd_dtype fixed; /* the dtype when not a placeholder, else -1 */
-  int raw;
-} nd__ew_param;
 
 /* One compiled path of one signature. The two paths are separate modules, each compiled on
  * its first use: a contiguous call never pays for the strided kernel's compile (about twice
@@ -59,7 +52,7 @@ struct nd_elementwise_kernel {
   nd__ew_instance *instances;
 };
 
-static const char *const nd__ew_ctype[ND_NUM_DTYPES] = {
+const char *const nd__ew_ctype[ND_NUM_DTYPES] = {
     "nd_bool", "nd_int8", "nd_int16", "nd_int32", "nd_int64", "nd_uint8", "nd_uint16",
     "nd_uint32", "nd_uint64", "nd_float16", "nd_float32", "nd_float64", "nd_complex64", "nd_complex128"};
 
@@ -70,8 +63,8 @@ static int nd__is_ident(const char *s) {
   return 1;
 }
 
-/* Parses "T x, raw float32 y" into params; appends to k->p. */
-static nd_status nd__ew_parse(const char *fn, nd_elementwise_kernel *k, const char *list, int out, int *count) {
+nd_status nd__ew_parse(const char *fn, const char *kname, nd__ew_param *params, int base, int maxp,
+                       const char *list, int out, int *count) {
   *count = 0;
   const char *s = list;
   while (*s) {
@@ -79,7 +72,7 @@ static nd_status nd__ew_parse(const char *fn, nd_elementwise_kernel *k, const ch
     const size_t len = e ? (size_t)(e - s) : strlen(s);
     char item[256], tok[3][128];
     if (len >= sizeof item)
-      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter '%.40s...' is too long", fn, k->name, s);
+      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter '%.40s...' is too long", fn, kname, s);
     memcpy(item, s, len);
     item[len] = '\0';
     int nt = 0;
@@ -94,22 +87,22 @@ static nd_status nd__ew_parse(const char *fn, nd_elementwise_kernel *k, const ch
     const int raw = nt == 3 && !strcmp(tok[0], "raw");
     if (!(nt == 2 || raw) || !nd__is_ident(tok[nt - 1]) || !nd__is_ident(tok[nt - 2]))
       return nd__error(ND_ERR_VALUE, "%s: kernel '%s': %s parameter '%.*s' is not \"[raw] type name\"", fn,
-                       k->name, out ? "output" : "input", (int)len, s);
-    const int idx = (out ? k->nin : 0) + *count; /* count is k->nin or k->nout itself */
-    if (idx >= ND__EW_MAXP)
-      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': more than %d parameters", fn, k->name, ND__EW_MAXP);
-    nd__ew_param *p = &k->p[idx];
+                       kname, out ? "output" : "input", (int)len, s);
+    const int idx = base + *count;
+    if (idx >= maxp) return nd__error(ND_ERR_VALUE, "%s: kernel '%s': more than %d parameters", fn, kname, maxp);
+    nd__ew_param *p = &params[idx];
     snprintf(p->name, sizeof p->name, "%s", tok[nt - 1]);
     snprintf(p->type, sizeof p->type, "%s", tok[nt - 2]);
     p->raw = raw;
     nd_dtype d;
     p->fixed = nd_dtype_from_name(p->type, &d) == ND_OK ? d : (nd_dtype)-1;
     for (int j = 0; j < idx; j++)
-      if (!strcmp(k->p[j].name, p->name))
-        return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is used twice", fn, k->name, p->name);
-    if (!strcmp(p->name, "i") || !strncmp(p->name, "nd_", 3) || !strncmp(p->name, "p_", 2))
-      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is reserved (i, nd_*, p_*)", fn, k->name,
-                       p->name);
+      if (!strcmp(params[j].name, p->name))
+        return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is used twice", fn, kname, p->name);
+    if (!strcmp(p->name, "i") || !strcmp(p->name, "a") || !strcmp(p->name, "b") || !strncmp(p->name, "nd_", 3) ||
+        !strncmp(p->name, "p_", 2))
+      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is reserved (i, a, b, nd_*, p_*)", fn,
+                       kname, p->name);
     (*count)++;
     if (!e) break;
     s = e + 1;
@@ -118,7 +111,7 @@ static nd_status nd__ew_parse(const char *fn, nd_elementwise_kernel *k, const ch
   return ND_OK;
 }
 
-static char *nd__sdup(const char *s) {
+char *nd__sdup(const char *s) {
   if (!s) return NULL;
   const size_t n = strlen(s) + 1;
   char *d = (char *)malloc(n);
@@ -161,8 +154,8 @@ nd_status nd_elementwise_kernel_create(const char *in_params, const char *out_pa
   if (!k) return nd__error(ND_ERR_OUT_OF_MEMORY, "%s: out of host memory", fn);
   pthread_mutex_init(&k->mu, NULL);
   snprintf(k->name, sizeof k->name, "%s", name);
-  nd_status st = nd__ew_parse(fn, k, in_params, 0, &k->nin);
-  if (st == ND_OK) st = nd__ew_parse(fn, k, out_params, 1, &k->nout);
+  nd_status st = nd__ew_parse(fn, k->name, k->p, 0, ND__EW_MAXP, in_params, 0, &k->nin);
+  if (st == ND_OK) st = nd__ew_parse(fn, k->name, k->p, k->nin, ND__EW_MAXP, out_params, 1, &k->nout);
   if (st == ND_OK && k->nout == 0) st = nd__error(ND_ERR_VALUE, "%s: kernel '%s' has no output parameter", fn, name);
   /* Every output placeholder must be resolvable from the inputs or from a given out. */
   if (st == ND_OK) {
@@ -196,14 +189,7 @@ nd_status nd_elementwise_kernel_create(const char *in_params, const char *out_pa
 
 /* ---- source generation ------------------------------------------------------------------- */
 
-typedef struct nd__sbuf {
-  char *p;
-  size_t len, cap;
-  int failed;
-} nd__sbuf;
-
-static void nd__sp(nd__sbuf *b, const char *fmt, ...) ND__PRINTF(2, 3);
-static void nd__sp(nd__sbuf *b, const char *fmt, ...) {
+void nd__sp(nd__sbuf *b, const char *fmt, ...) {
   if (b->failed) return;
   for (;;) {
     va_list ap;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "jit/compile.h"
-#include "jit/module.h"
+#include "jit/gen.h"
 #include "jit/sha256.h"
 
 static nd__jit_source src_for(const char *source, const nd_module_options *o) {
@@ -266,6 +266,50 @@ START_TEST(elementwise_sources_compile_for_every_dtype) {
 }
 END_TEST
 
+/* Reduction definitions: parse errors, and sources NVRTC accepts for sum (identity, reduce
+ * type wider than the input), max (no identity) and a two-input dot product, over dtypes. */
+START_TEST(reduction_definitions_and_sources) {
+  nd_reduction_kernel *k = NULL;
+  ND_ASSERT_FAILS(nd_reduction_kernel_create("T x", "T y, T z", "x", "a + b", NULL, "0", NULL, "two_out", NULL, NULL, &k),
+                  ND_ERR_VALUE, "2 output parameters");
+  ND_ASSERT_FAILS(nd_reduction_kernel_create("raw T x", "T y", "x[0]", "a + b", NULL, "0", NULL, "raw_in", NULL, NULL, &k),
+                  ND_ERR_VALUE, "raw");
+  nd_module_options o = ND_MODULE_OPTIONS_INIT;
+  static const struct {
+    const char *in, *out, *map, *red, *post, *ident, *rtype;
+    int nin;
+  } defs[3] = {
+      {"T x", "T y", "x", "a + b", "y = a", "0", "float64", 1},
+      {"T x", "T y", "x", "(a > b ? a : b)", NULL, NULL, NULL, 1},
+      {"T x, T w", "T y", "x * w", "a + b", "y = a", "0", NULL, 2},
+  };
+  static const nd_dtype dts[] = {ND_FLOAT32, ND_FLOAT64, ND_INT32, ND_UINT8, ND_FLOAT16, ND_INT64};
+  for (int d = 0; d < 3; d++) {
+    ND_ASSERT_OK(nd_reduction_kernel_create(defs[d].in, defs[d].out, defs[d].map, defs[d].red, defs[d].post,
+                                            defs[d].ident, defs[d].rtype, "red", NULL, NULL, &k));
+    for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
+      nd_dtype pt[3], at[3];
+      int sc[3] = {0, 0, 0};
+      for (int j = 0; j < 3; j++) pt[j] = at[j] = dts[t];
+      const nd_dtype rt = defs[d].rtype ? ND_FLOAT64 : dts[t];
+      char *src = nd__rd_source_for(k, pt, at, sc, rt);
+      ck_assert_ptr_nonnull(src);
+      nd__jit_source js = {"test", "red", src, &o, 90};
+      nd__jit_binary *b = NULL;
+      char *log = NULL;
+      nd_status st = nd__jit_nvrtc_compile(&js, &b, &log);
+      if (st != ND_OK) fprintf(stderr, "%s\nsource:\n%s\n", log ? log : "", src);
+      ck_assert_msg(st == ND_OK, "definition %d %s: %.300s", d, nd_dtype_name(dts[t]), nd_last_error());
+      ck_assert(has_symbol(b, "nd_rd_main") && has_symbol(b, "nd_rd_final"));
+      nd__jit_binary_free(b);
+      free(log);
+      free(src);
+    }
+    nd_reduction_kernel_release(k);
+  }
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("jit_host");
   TCase *t = tcase_create("nvrtc");
@@ -278,6 +322,7 @@ static Suite *suite(void) {
   tcase_add_test(t, key_covers_every_input);
   tcase_add_test(t, elementwise_definitions_parse_or_fail_clearly);
   tcase_add_test(t, elementwise_sources_compile_for_every_dtype);
+  tcase_add_test(t, reduction_definitions_and_sources);
   suite_add_tcase(s, t);
   return s;
 }
