@@ -841,6 +841,101 @@ START_TEST(elementwise_64bit_index) {
 }
 END_TEST
 
+/* ---- generated reductions against nd_sum / nd_max -------------------------------------------
+ * Inputs are multiples of 0.25 of modest size, so float64 sums are exact in any order and the
+ * comparison is exact. */
+
+START_TEST(reduction_matches_builtins_over_axes_and_layouts) {
+  nd_reduction_kernel *sum = NULL, *mx = NULL;
+  ND_ASSERT_OK(nd_reduction_kernel_create("T x", "float64 y", "x", "a + b", "y = a", "0", "float64", "user_sum", NULL,
+                                          NULL, &sum));
+  ND_ASSERT_OK(nd_reduction_kernel_create("T x", "T y", "x", "(a > b ? a : b)", NULL, NULL, NULL, "user_max", NULL, NULL,
+                                          &mx));
+  static const nd_dtype dts[] = {ND_FLOAT32, ND_INT32, ND_FLOAT64};
+  int64_t ax0[1] = {0}, ax1[1] = {1}, axm1[1] = {-1}, ax01[2] = {1, 0};
+  const int64_t *axs[5] = {NULL, ax0, ax1, axm1, ax01};
+  const int nax[5] = {0, 1, 1, 1, 2};
+  for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++)
+    for (int lay = 0; lay < LAY_ZERO; lay++) {
+      nd_array *x = NULL, *y = NULL;
+      layout_operands(dts[t], lay, &x, &y);
+      nd_array *in_arr = x;
+      nd_array *bx = NULL;
+      if (lay == LAY_BROADCAST) { /* a broadcast view of the (37, 1) column */
+        int64_t sh[2] = {37, 53};
+        ND_ASSERT_OK(nd_array_broadcast_to(x, 2, sh, &bx));
+        in_arr = bx;
+      }
+      for (int a = 0; a < 5; a++)
+        for (int keep = 0; keep < 2; keep++) {
+          nd_operand in[1] = {nd_arg(in_arr)};
+          nd_array *got = NULL, *want = NULL, *gm = NULL, *wm = NULL;
+          ND_ASSERT_OK(nd_reduction_kernel_call(sum, 1, in, nax[a], axs[a], keep, NULL, &got));
+          ND_ASSERT_OK(nd_sum(in_arr, nax[a], axs[a], keep, ND_FLOAT64, NULL, &want));
+          char what[160];
+          snprintf(what, sizeof what, "sum %s %s axes #%d keepdims %d", nd_dtype_name(dts[t]), lay_name[lay], a, keep);
+          expect_close(what, ND_FLOAT64, got, want);
+          ND_ASSERT_OK(nd_reduction_kernel_call(mx, 1, in, nax[a], axs[a], keep, NULL, &gm));
+          ND_ASSERT_OK(nd_max(in_arr, nax[a], axs[a], keep, NULL, &wm));
+          snprintf(what, sizeof what, "max %s %s axes #%d keepdims %d", nd_dtype_name(dts[t]), lay_name[lay], a, keep);
+          expect_close(what, dts[t], gm, wm);
+          nd_array_release(got);
+          nd_array_release(want);
+          nd_array_release(gm);
+          nd_array_release(wm);
+        }
+      nd_array_release(bx);
+      nd_array_release(x);
+      nd_array_release(y);
+    }
+  /* a large single output takes the split path: 2^22 + 3 elements */
+  int64_t n = ((int64_t)1 << 22) + 3;
+  nd_array *big = values(ND_FLOAT32, 1, &n, -1000.0), *got = NULL, *want = NULL;
+  nd_operand in[1] = {nd_arg(big)};
+  ND_ASSERT_OK(nd_reduction_kernel_call(sum, 1, in, 0, NULL, 0, NULL, &got));
+  ND_ASSERT_OK(nd_sum(big, 0, NULL, 0, ND_FLOAT64, NULL, &want));
+  expect_close("split sum", ND_FLOAT64, got, want);
+  nd_array_release(got);
+  nd_array_release(want);
+  ND_ASSERT_OK(nd_reduction_kernel_call(mx, 1, in, 0, NULL, 0, NULL, &got));
+  ND_ASSERT_OK(nd_max(big, 0, NULL, 0, NULL, &want));
+  expect_close("split max", ND_FLOAT32, got, want);
+  nd_array_release(got);
+  nd_array_release(want);
+  /* zero-size: the identity, or an error without one; bad axes; out given */
+  int64_t z[2] = {0, 4};
+  nd_array *e = values(ND_FLOAT32, 2, z, 0.0);
+  nd_operand ine[1] = {nd_arg(e)};
+  int64_t a0[1] = {0};
+  ND_ASSERT_OK(nd_reduction_kernel_call(sum, 1, ine, 1, a0, 0, NULL, &got));
+  ND_ASSERT_OK(nd_sum(e, 1, a0, 0, ND_FLOAT64, NULL, &want));
+  expect_close("empty sum", ND_FLOAT64, got, want);
+  nd_array_release(got);
+  nd_array_release(want);
+  ND_ASSERT_FAILS(nd_reduction_kernel_call(mx, 1, ine, 1, a0, 0, NULL, &got), ND_ERR_VALUE, "no identity");
+  int64_t bad[1] = {2}, rep[2] = {0, -2};
+  ND_ASSERT_FAILS(nd_reduction_kernel_call(sum, 1, in, 1, bad, 0, NULL, &got), ND_ERR_AXIS, "axis 2");
+  int64_t s2[2] = {8, 8};
+  nd_array *m8 = values(ND_FLOAT32, 2, s2, 0.0), *o8 = NULL, *r8 = NULL;
+  nd_operand in8[1] = {nd_arg(m8)};
+  ND_ASSERT_FAILS(nd_reduction_kernel_call(sum, 1, in8, 2, rep, 0, NULL, &got), ND_ERR_AXIS, "repeated");
+  int64_t s8[1] = {8};
+  ND_ASSERT_OK(nd_zeros(1, s8, ND_FLOAT64, &o8));
+  ND_ASSERT_OK(nd_reduction_kernel_call(sum, 1, in8, 1, a0, 0, o8, &r8));
+  ck_assert_ptr_eq(r8, o8);
+  ND_ASSERT_OK(nd_sum(m8, 1, a0, 0, ND_FLOAT64, NULL, &want));
+  expect_close("sum into out", ND_FLOAT64, o8, want);
+  nd_array_release(want);
+  nd_array_release(r8);
+  nd_array_release(o8);
+  nd_array_release(m8);
+  nd_array_release(e);
+  nd_array_release(big);
+  nd_reduction_kernel_release(sum);
+  nd_reduction_kernel_release(mx);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("jit");
   TCase *t = tcase_create("raw");
@@ -855,6 +950,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(t, elementwise_matches_builtins_over_dtypes_and_layouts, 0, ND_NUM_DTYPES);
   tcase_add_test(t, elementwise_out_alias_scalars_and_errors);
   tcase_add_test(t, elementwise_64bit_index);
+  tcase_add_test(t, reduction_matches_builtins_over_axes_and_layouts);
   suite_add_tcase(s, t);
   return s;
 }
