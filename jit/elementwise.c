@@ -64,7 +64,7 @@ static int nd__is_ident(const char *s) {
 }
 
 nd_status nd__ew_parse(const char *fn, const char *kname, nd__ew_param *params, int base, int maxp,
-                       const char *list, int out, int *count) {
+                       const char *list, int out, int reserve_ab, int *count) {
   *count = 0;
   const char *s = list;
   while (*s) {
@@ -99,10 +99,10 @@ nd_status nd__ew_parse(const char *fn, const char *kname, nd__ew_param *params, 
     for (int j = 0; j < idx; j++)
       if (!strcmp(params[j].name, p->name))
         return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is used twice", fn, kname, p->name);
-    if (!strcmp(p->name, "i") || !strcmp(p->name, "a") || !strcmp(p->name, "b") || !strncmp(p->name, "nd_", 3) ||
-        !strncmp(p->name, "p_", 2))
-      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is reserved (i, a, b, nd_*, p_*)", fn,
-                       kname, p->name);
+    if (!strcmp(p->name, "i") || (reserve_ab && (!strcmp(p->name, "a") || !strcmp(p->name, "b"))) ||
+        !strncmp(p->name, "nd_", 3) || !strncmp(p->name, "p_", 2))
+      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is reserved (i%s, nd_*, p_*)", fn, kname,
+                       p->name, reserve_ab ? ", a, b" : "");
     (*count)++;
     if (!e) break;
     s = e + 1;
@@ -154,8 +154,8 @@ nd_status nd_elementwise_kernel_create(const char *in_params, const char *out_pa
   if (!k) return nd__error(ND_ERR_OUT_OF_MEMORY, "%s: out of host memory", fn);
   pthread_mutex_init(&k->mu, NULL);
   snprintf(k->name, sizeof k->name, "%s", name);
-  nd_status st = nd__ew_parse(fn, k->name, k->p, 0, ND__EW_MAXP, in_params, 0, &k->nin);
-  if (st == ND_OK) st = nd__ew_parse(fn, k->name, k->p, k->nin, ND__EW_MAXP, out_params, 1, &k->nout);
+  nd_status st = nd__ew_parse(fn, k->name, k->p, 0, ND__EW_MAXP, in_params, 0, 0, &k->nin);
+  if (st == ND_OK) st = nd__ew_parse(fn, k->name, k->p, k->nin, ND__EW_MAXP, out_params, 1, 0, &k->nout);
   if (st == ND_OK && k->nout == 0) st = nd__error(ND_ERR_VALUE, "%s: kernel '%s' has no output parameter", fn, name);
   /* Every output placeholder must be resolvable from the inputs or from a given out. */
   if (st == ND_OK) {

@@ -21,9 +21,10 @@ extern const char *const nd__ew_ctype[ND_NUM_DTYPES];
 
 /* Parses a comma-separated list "[raw] type name, ..." into params[base..], at most maxp in
  * all; *count gets the number parsed. Names must be identifiers, unique across params, and not
- * reserved (i, a, b, nd_*, p_*). Errors: ND_ERR_VALUE naming kname and the parameter. */
+ * reserved (i, nd_*, p_*, and with reserve_ab a and b, the reduction's operands).
+ * Errors: ND_ERR_VALUE naming kname and the parameter. */
 nd_status nd__ew_parse(const char *fn, const char *kname, nd__ew_param *params, int base, int maxp,
-                       const char *list, int out, int *count);
+                       const char *list, int out, int reserve_ab, int *count);
 
 char *nd__sdup(const char *s); /* NULL for NULL or out of memory */
 

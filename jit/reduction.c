@@ -90,8 +90,9 @@ nd_status nd_reduction_kernel_create(const char *in_params, const char *out_para
   pthread_mutex_init(&k->mu, NULL);
   snprintf(k->name, sizeof k->name, "%s", name);
   int nout = 0;
-  nd_status st = nd__ew_parse(fn, k->name, k->p, 0, ND__RD_MAXP - 1, in_params, 0, &k->nin);
-  if (st == ND_OK) st = nd__ew_parse(fn, k->name, k->p, k->nin, ND__RD_MAXP, out_params, 1, &nout);
+  /* a and b are the operands of reduce_expr and post_map_expr's a */
+  nd_status st = nd__ew_parse(fn, k->name, k->p, 0, ND__RD_MAXP - 1, in_params, 0, 1, &k->nin);
+  if (st == ND_OK) st = nd__ew_parse(fn, k->name, k->p, k->nin, ND__RD_MAXP, out_params, 1, 1, &nout);
   if (st == ND_OK && nout != 1)
     st = nd__error(ND_ERR_VALUE, "%s: kernel '%s' has %d output parameters (a reduction has one)", fn, name, nout);
   if (st == ND_OK && k->nin > ND__RD_MAXIN)
@@ -201,7 +202,8 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
     nd__sp(&s, "    nd_rt acc = (nd_rt)(%s); bool have = true;\n", k->identity);
   else
     nd__sp(&s, "    nd_rt acc; bool have = false;\n");
-  nd__sp(&s, "    for (long long r = r0 + lane; r < r1; r += 32) {\n      long long ro[%d];\n"
+  /* unrolled, so that several loads of a lane are in flight at once */
+  nd__sp(&s, "#pragma unroll 4\n    for (long long r = r0 + lane; r < r1; r += 32) {\n      long long ro[%d];\n"
          "      if (g.rndim == 1) {\n#pragma unroll\n        for (int x = 0; x < %d; x++) ro[x] = r * g.rstr[x][0];\n"
          "      } else {\n        long long t = r;\n#pragma unroll\n        for (int x = 0; x < %d; x++) ro[x] = 0;\n"
          "        for (int d = g.rndim - 1; d >= 0; --d) { const long long tt = t / g.rshape[d], m = t - tt * g.rshape[d];\n"

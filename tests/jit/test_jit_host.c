@@ -203,6 +203,9 @@ START_TEST(elementwise_definitions_parse_or_fail_clearly) {
   nd_elementwise_kernel_release(k);
   ND_ASSERT_OK(nd_elementwise_kernel_create("", "float32 z", "z = 1;", "no_inputs", NULL, NULL, &k));
   nd_elementwise_kernel_release(k);
+  /* a and b are ordinary names here (they are reserved in reductions only) */
+  ND_ASSERT_OK(nd_elementwise_kernel_create("T a, T b", "T c", "c = a * b;", "ab", NULL, NULL, &k));
+  nd_elementwise_kernel_release(k);
   ND_ASSERT_FAILS(nd_elementwise_kernel_create("T x, T x", "T z", "z = x;", "dup", NULL, NULL, &k), ND_ERR_VALUE,
                   "'x' is used twice");
   ND_ASSERT_FAILS(nd_elementwise_kernel_create("T", "T z", "z = 0;", "bad_list", NULL, NULL, &k), ND_ERR_VALUE,
@@ -272,6 +275,8 @@ START_TEST(reduction_definitions_and_sources) {
   nd_reduction_kernel *k = NULL;
   ND_ASSERT_FAILS(nd_reduction_kernel_create("T x", "T y, T z", "x", "a + b", NULL, "0", NULL, "two_out", NULL, NULL, &k),
                   ND_ERR_VALUE, "2 output parameters");
+  ND_ASSERT_FAILS(nd_reduction_kernel_create("T a", "T y", "a", "a + b", NULL, "0", NULL, "uses_a", NULL, NULL, &k),
+                  ND_ERR_VALUE, "reserved (i, a, b");
   ND_ASSERT_FAILS(nd_reduction_kernel_create("raw T x", "T y", "x[0]", "a + b", NULL, "0", NULL, "raw_in", NULL, NULL, &k),
                   ND_ERR_VALUE, "raw");
   nd_module_options o = ND_MODULE_OPTIONS_INIT;
