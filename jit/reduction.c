@@ -16,6 +16,7 @@
  * running index when the reduced space collapses to one dimension (the common case), else by
  * peeling dimensions, in 64-bit arithmetic. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ typedef struct nd__rd_instance {
   char sig[256];
   nd_module *module;
   nd_kernel *main, *final;
+  atomic_int per_sm; /* resident 256-thread blocks of main per multiprocessor (0: not asked yet) */
 } nd__rd_instance;
 
 struct nd_reduction_kernel {
@@ -155,6 +157,10 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
   for (int j = 0; j < nin; j++) narr += !b->scalar[j];
   const int nrows = narr > 0 ? narr : 1;
   const char *rt = nd__ew_ctype[b->rtype];
+  size_t maxsize = 1;
+  for (int j = 0; j < nin; j++)
+    if (!b->scalar[j] && nd_dtype_itemsize(b->atype[j]) > maxsize) maxsize = nd_dtype_itemsize(b->atype[j]);
+  const int V = (int)(16 / maxsize);
   if (half) nd__sp(&s, "#define ND_JIT_FLOAT16\n");
   nd__sp(&s, "#include \"ndcuda_jit.h\"\n%s\n", k->preamble);
   /* kept-space strides: one row per array input, then the output; reduced-space strides: one
@@ -162,6 +168,7 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
   nd__sp(&s, "struct nd_rd_geom { int ondim, rndim; long long oshape[32], rshape[32]; long long ostr[%d][32]; "
          "long long rstr[%d][32]; };\n", narr + 1, nrows);
   nd__sp(&s, "typedef %s nd_rt;\n", rt);
+  nd__sp(&s, "template <class T, int N> struct __align__(16) nd_ew_vec { T v[N]; };\n");
   /* placeholder typedefs at file scope, so map, reduce and post see them */
   for (int j = 0; j < np; j++) {
     if (k->p[j].fixed != (nd_dtype)-1) continue;
@@ -186,11 +193,12 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
 
   /* main kernel */
   nd__sp(&s, "extern \"C\" __global__ void __launch_bounds__(256) nd_rd_main(%snd_rt *partial, bool *pflag, "
-         "const nd_rd_geom g, long long nout, long long nred, long long nsplit) {\n", P);
+         "const nd_rd_geom g, long long nout, long long nred, long long nsplit, int rvec) {\n", P);
   nd__sp(&s, "  __shared__ nd_rt sh[256]; __shared__ bool shf[256];\n"
          "  const int lane = threadIdx.x & 31;\n"
          "  const long long nwarps = (long long)gridDim.x * (blockDim.x >> 5);\n"
-         "  const long long chunk = (nred + nsplit - 1) / nsplit;\n");
+         "  const long long chunk = rvec ? ((nred + nsplit - 1) / nsplit + %d - 1) / %d * %d : (nred + nsplit - 1) / nsplit;\n",
+         32 * V, 32 * V, 32 * V);
   nd__sp(&s, "  for (long long w = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); w < nout * nsplit; "
          "w += nwarps) {\n    const long long o = w / nsplit, sp = w - o * nsplit;\n");
   nd__sp(&s, "    long long ob[%d]; long long q = o;\n#pragma unroll\n    for (int x = 0; x < %d; x++) ob[x] = 0;\n"
@@ -202,8 +210,38 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
     nd__sp(&s, "    nd_rt acc = (nd_rt)(%s); bool have = true;\n", k->identity);
   else
     nd__sp(&s, "    nd_rt acc; bool have = false;\n");
-  /* unrolled, so that several loads of a lane are in flight at once */
-  nd__sp(&s, "#pragma unroll 4\n    for (long long r = r0 + lane; r < r1; r += 32) {\n      long long ro[%d];\n"
+  /* The contiguous path (rvec: one reduced dimension, every array input contiguous along it):
+   * each lane loads 16 bytes of each input at a time, when the bases are 16-byte aligned. */
+  nd__sp(&s, "    long long rs = r0;\n    if (rvec");
+  {
+    int x = 0;
+    for (int j = 0; j < nin; j++)
+      if (!b->scalar[j]) nd__sp(&s, " && ((((unsigned long long)p_%s) + ob[%d]) & 15) == 0", k->p[j].name, x++);
+  }
+  nd__sp(&s, ") {\n      const long long rv_end = r1 > r0 ? r0 + (r1 - r0) / %d * %d : r0;\n"
+         "#pragma unroll 2\n      for (long long r = r0 + (long long)lane * %d; r < rv_end; r += %d) {\n", V, V, V, 32 * V);
+  {
+    int x = 0;
+    for (int j = 0; j < nin; j++) {
+      if (b->scalar[j]) continue;
+      const char *at = nd__ew_ctype[b->atype[j]];
+      nd__sp(&s, "        const nd_ew_vec<%s, %d> r_%s = *(const nd_ew_vec<%s, %d> *)((const char *)p_%s + ob[%d] + r * (long long)sizeof(%s));\n",
+             at, V, k->p[j].name, at, V, k->p[j].name, x++, at);
+    }
+  }
+  nd__sp(&s, "#pragma unroll\n        for (int u = 0; u < %d; u++) {\n", V);
+  for (int j = 0; j < nin; j++) {
+    const char *pt = nd__ew_ctype[b->ptype[j]];
+    if (b->scalar[j])
+      nd__sp(&s, "          const %s %s = p_%s;\n", pt, k->p[j].name, k->p[j].name);
+    else
+      nd__sp(&s, "          const %s %s = (%s)r_%s.v[u];\n", pt, k->p[j].name, pt, k->p[j].name);
+  }
+  nd__sp(&s, "          const nd_rt v = (nd_rt)(%s);\n          if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; }\n"
+         "        }\n      }\n      rs = rv_end;\n    }\n", k->map);
+  /* the general path, and the tail of the contiguous one; unrolled, so that several loads of a
+   * lane are in flight at once */
+  nd__sp(&s, "#pragma unroll 4\n    for (long long r = rs + lane; r < r1; r += 32) {\n      long long ro[%d];\n"
          "      if (g.rndim == 1) {\n#pragma unroll\n        for (int x = 0; x < %d; x++) ro[x] = r * g.rstr[x][0];\n"
          "      } else {\n        long long t = r;\n#pragma unroll\n        for (int x = 0; x < %d; x++) ro[x] = 0;\n"
          "        for (int d = g.rndim - 1; d >= 0; --d) { const long long tt = t / g.rshape[d], m = t - tt * g.rshape[d];\n"
@@ -544,8 +582,15 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
     for (int x = 0; x < narr; x++)
       for (int d = 0; d < rcd; d++) geom[65 + (narr + 1) * 32 + x * 32 + d] = rsp[x][d];
     (void)nrows;
-    /* splits: enough warps for the device when there are few outputs */
-    const int64_t want_warps = (int64_t)sms * 64;
+    /* splits: one resident wave of warps for the device when there are few outputs (the
+     * occupancy is asked once per instance: a second wave would leave most of the device idle
+     * during its tail) */
+    int per_sm = atomic_load(&inst->per_sm);
+    if (per_sm == 0) {
+      if (nd_kernel_max_active_blocks(inst->main, 256, 0, &per_sm) != ND_OK || per_sm < 1) per_sm = 1;
+      atomic_store(&inst->per_sm, per_sm); /* racing threads store the same value */
+    }
+    const int64_t want_warps = (int64_t)sms * per_sm * 8;
     int64_t nsplit = 1;
     if (nout < want_warps && nred > 32 * 8) {
       nsplit = (want_warps + nout - 1) / nout;
@@ -563,7 +608,7 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
         void *p;
         nd_kscalar sc;
       } val[ND__RD_MAXP + 3];
-      void *argv[ND__RD_MAXP + 8];
+      void *argv[ND__RD_MAXP + 9];
       int ai = 0;
       for (int j = 0; j < nin; j++) {
         if (b.scalar[j])
@@ -583,10 +628,18 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
       argv[ai] = &val[ai];
       ai++;
       long long n_out = nout, n_red = nred, n_split = nsplit;
+      /* the contiguous path: one reduced dimension along which every array input is dense */
+      int rvec = rcd == 1;
+      for (int x = 0, j = 0; j < nin; j++)
+        if (arr[j]) {
+          if (rvec && rsp[x][0] != (int64_t)nd_dtype_itemsize(arr[j]->dtype)) rvec = 0;
+          x++;
+        }
       argv[ai++] = geom;
       argv[ai++] = &n_out;
       argv[ai++] = &n_red;
       argv[ai++] = &n_split;
+      argv[ai++] = &rvec;
       argv[ai] = NULL;
       if (nsplit > 1) {
         tracked[ntr] = part;
@@ -598,7 +651,7 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
         modes[ntr++] = ND__WRITE;
       }
       int64_t blocks = (nout * nsplit + 7) / 8;
-      if (blocks > (int64_t)sms * 8) blocks = (int64_t)sms * 8;
+      if (blocks > (int64_t)sms * per_sm) blocks = (int64_t)sms * per_sm;
       nd_launch_config cfg = {{(unsigned)(blocks < 1 ? 1 : blocks), 1, 1}, {256, 1, 1}, 0};
       st = nd__jit_launch(fn, inst->main, cfg, argv, ntr, tracked, modes);
       if (st == ND_OK && nsplit > 1) {
