@@ -315,6 +315,33 @@ START_TEST(reduction_definitions_and_sources) {
 }
 END_TEST
 
+/* A device NVRTC cannot emit a CUBIN for gets PTX for the newest virtual architecture below
+ * it (compute capability 9.1 is not a target of any NVRTC; 9.0 is). */
+START_TEST(ptx_where_nvrtc_cannot_target_the_device) {
+  nd_module_options o = ND_MODULE_OPTIONS_INIT;
+  nd__jit_source s = {"test", "ptx_module", "extern \"C\" __global__ void k(float *x) { x[0] = 1; }", &o, 91};
+  nd__jit_binary *b = NULL;
+  char *log = NULL;
+  ND_ASSERT_OK(nd__jit_nvrtc_compile(&s, &b, &log));
+  ck_assert_uint_eq(b->flags & ND__JIT_PTX, ND__JIT_PTX);
+  ck_assert_uint_eq(b->arch, 91);
+  ck_assert_msg(strstr((const char *)b->payload, ".target sm_90") != NULL, "PTX target: %.200s", (const char *)b->payload);
+  ck_assert_uint_eq(b->payload[b->size - 1], 0); /* PTX keeps its NUL for the driver */
+  nd__jit_binary_free(b);
+  free(log);
+  /* and the key says so: 91 and 90 are different keys */
+  nd__jit_key k90, k91;
+  nd__jit_key_init(&k90);
+  nd__jit_key_init(&k91);
+  ND_ASSERT_OK(nd__jit_material(&s, &k91));
+  s.arch = 90;
+  ND_ASSERT_OK(nd__jit_material(&s, &k90));
+  ck_assert(k90.len != k91.len || memcmp(k90.data, k91.data, k90.len) != 0);
+  nd__jit_key_free(&k90);
+  nd__jit_key_free(&k91);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("jit_host");
   TCase *t = tcase_create("nvrtc");
@@ -328,6 +355,7 @@ static Suite *suite(void) {
   tcase_add_test(t, elementwise_definitions_parse_or_fail_clearly);
   tcase_add_test(t, elementwise_sources_compile_for_every_dtype);
   tcase_add_test(t, reduction_definitions_and_sources);
+  tcase_add_test(t, ptx_where_nvrtc_cannot_target_the_device);
   suite_add_tcase(s, t);
   return s;
 }
