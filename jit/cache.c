@@ -17,10 +17,6 @@
 #include "jit/cache_internal.h"
 #include "jit/sha256.h"
 
-const char *nd__jit_env(const char *name) {
-  const char *v = getenv(name);
-  return (v == NULL || v[0] == '\0') ? NULL : v;
-}
 
 /* ---- key material ----------------------------------------------------------------------- */
 
@@ -235,7 +231,8 @@ static void nd__jit_global_init(void) {
   cfg.max_bytes = (int64_t)1 << 30;
   cfg.max_parallel = 4;
   cfg.lock_timeout_ms = 30000;
-  const char *mode = nd__jit_env("ND_CACHE");
+  /* the configuration table (src/config.h) holds the variables and their defaults */
+  const char *mode = nd__config_value(ND__CFG_CACHE);
   char bad_mode[64] = "";
   if (mode) {
     if (!strcmp(mode, "0") || !strcasecmp(mode, "off") || !strcasecmp(mode, "none"))
@@ -247,28 +244,15 @@ static void nd__jit_global_init(void) {
     else
       snprintf(bad_mode, sizeof bad_mode, "%s", mode);
   }
-  const char *d = nd__jit_env("ND_CACHE_DIR");
-  const char *xdg = nd__jit_env("XDG_CACHE_HOME");
-  const char *home = nd__jit_env("HOME");
+  const char *d = nd__config_text(ND__CFG_CACHE_DIR); /* the XDG default when unset */
   dir[0] = '\0';
-  if (d)
-    snprintf(dir, sizeof dir, "%s", d);
-  else if (xdg)
-    snprintf(dir, sizeof dir, "%s/ndcuda", xdg);
-  else if (home)
-    snprintf(dir, sizeof dir, "%s/.cache/ndcuda", home);
+  if (d) snprintf(dir, sizeof dir, "%s", d);
   cfg.dir = dir[0] ? dir : NULL;
-  const char *mb = nd__jit_env("ND_CACHE_MAX_BYTES");
+  const char *mb = nd__config_value(ND__CFG_CACHE_MAX_BYTES);
   char bad_max[64] = "";
-  if (mb) {
-    char *end = NULL;
-    errno = 0;
-    long long v = strtoll(mb, &end, 10);
-    if (errno == 0 && end && *end == '\0' && v >= 0)
-      cfg.max_bytes = v;
-    else
-      snprintf(bad_max, sizeof bad_max, "%s", mb);
-  }
+  int64_t max_bytes = 0;
+  if (mb && !nd__config_parse_size(mb, 0, &max_bytes)) snprintf(bad_max, sizeof bad_max, "%s", mb);
+  cfg.max_bytes = nd__config_size(ND__CFG_CACHE_MAX_BYTES, 0);
   if (nd__jit_cache_create(&cfg, &nd__jit_global) != ND_OK) return;
   if (bad_mode[0])
     nd__jit_warn(nd__jit_global, "kernel cache: ND_CACHE='%s' is not 0, memory or disk; using disk",

@@ -144,10 +144,6 @@ void nd__jit_key_bytes(nd__jit_key *k, char tag, const void *p, size_t n);
 void nd__jit_key_str(nd__jit_key *k, char tag, const char *s); /* NULL hashes differently from "" */
 void nd__jit_key_u64(nd__jit_key *k, char tag, uint64_t v);
 
-/* The one function through which jit/ reads its environment variables (so that moving them
- * into a configuration table later touches one place). NULL when unset or empty. */
-const char *nd__jit_env(const char *name);
-
 #ifdef __cplusplus
 }
 #endif

@@ -46,7 +46,7 @@ static int nd__is_file(const char *p) {
 }
 
 static void nd__jit_find_include(void) {
-  const char *roots[3] = {nd__jit_env("CUDA_PATH"), nd__jit_env("CUDA_HOME"), NULL};
+  const char *roots[3] = {nd__config_text(ND__CFG_CUDA_PATH), nd__config_text(ND__CFG_CUDA_HOME), NULL};
   char cand[1024], probe[1100];
   for (int i = 0; i < 4; i++) {
     if (i < 2) {

@@ -1,7 +1,7 @@
 /* Raw modules: NVRTC through the kernel cache, the one post-load step, kernels by name,
  * attributes, and the launch with hazard tracking.
  *
- * The driver is reached through entry points (nd_k_driver_entry), as kernels/launch.cu does,
+ * The driver is reached through entry points (nd__driver_entry, src/device.h), as kernels/launch.cu does,
  * so the library links no libcuda. Modules are loaded with the context-independent library
  * API (cuLibraryLoadData): one load serves every context and device of the architecture. */
 #include "jit/module.h"
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "src/array.h"
+#include "src/device.h"
 #include "streams/hazard.h"
 
 /* ---- driver entry points ---------------------------------------------------------------- */
@@ -38,7 +39,7 @@ static struct {
 static pthread_once_t nd__cu_once = PTHREAD_ONCE_INIT;
 
 static void nd__cu_find(void) {
-#define ND__ENTRY(field, name, ver) *(void **)&nd__cu.field = nd_k_driver_entry(name, ver)
+#define ND__ENTRY(field, name, ver) *(void **)&nd__cu.field = nd__driver_entry(name, ver)
   ND__ENTRY(library_load_data, "cuLibraryLoadData", 12000);
   ND__ENTRY(library_unload, "cuLibraryUnload", 12000);
   ND__ENTRY(library_get_kernel, "cuLibraryGetKernel", 12000);
@@ -75,8 +76,9 @@ static nd_status nd__cu_status(CUresult r, const char *call, const char *fn, con
 /* The current device and its driver handle, with its primary context current on this thread
  * (the runtime makes it so; a thread that never called the runtime gets it here). */
 static nd_status nd__cu_device(const char *fn, int *dev, CUdevice *cudev) {
-  ND_TRY(nd__cu_ready(fn));
+  /* the device first: without one the answer is ND_ERR_NO_DEVICE, whatever the driver lacks */
   ND_TRY(nd__device_current(fn, dev));
+  ND_TRY(nd__cu_ready(fn));
   CUcontext ctx = NULL;
   if (nd__cu.ctx_current(&ctx) != CUDA_SUCCESS || ctx == NULL) {
     ND_TRY(ND_CUDA(cudaSetDevice(*dev)));
@@ -180,17 +182,14 @@ static const nd__jit_ops nd__module_ops = {nd__module_compile, nd__module_load, 
 
 nd_status nd__jit_module_get(const char *fn, const char *what, const char *source,
                              const nd_module_options *opts, nd_module **out) {
-  static atomic_int arch_of[64]; /* per device, 0 until read */
-  int dev = 0, major = 0, minor = 0, arch = 0;
+  int dev = 0;
   CUdevice cudev;
   ND_TRY(nd__cu_device(fn, &dev, &cudev));
-  if (dev >= 0 && dev < 64) arch = atomic_load_explicit(&arch_of[dev], memory_order_relaxed);
-  if (arch == 0) {
-    ND_TRY(ND_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)));
-    ND_TRY(ND_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev)));
-    arch = major * 10 + minor;
-    if (dev >= 0 && dev < 64) atomic_store_explicit(&arch_of[dev], arch, memory_order_relaxed);
-  }
+  /* the device module caches the capability per device */
+  const nd__device_props *props = nd__device_props_of(dev);
+  if (props == NULL)
+    return nd__error(ND_ERR_CUDA, "%s: the compute capability of device %d cannot be read", fn, dev);
+  const int arch = props->cc_major * 10 + props->cc_minor;
   nd__jit_source s = {fn, what, source, opts, arch};
   nd__jit_key key;
   nd__jit_key_init(&key);

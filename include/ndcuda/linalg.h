@@ -149,13 +149,24 @@ ND_API nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **
  * result then a.shape[:-1]; otherwise b is a stack (..., n, k) whose batch dimensions broadcast
  * with a's, and the result is (broadcast batch, n, k). Errors as nd_linalg_inv, and
  * ND_ERR_SHAPE when b's n does not match.
- * Real systems of order > 128 in checked mode are first solved through a random butterfly
- * transform of a, LU without pivoting and one step of iterative refinement (float32 input in
- * float64, the answer rounded); the answer is kept only if no pivot is tiny and every column's
- * backward error ||b - a x|| / (||a||_F ||x||) is within max(16, sqrt(n)) float64 epsilons, and
- * otherwise the call solves with partial pivoting, which alone decides ND_ERR_SINGULAR. This
- * runs in a quarter of the time of partial pivoting at n = 4096. Unchecked mode, which may not
- * wait for that check, always uses partial pivoting. */
+ *
+ * The randomised solve. Real systems of order > 128 in checked mode are first solved by
+ * - method: a fixed depth-2 random butterfly transform on each side, U^T a V (float64; float32
+ *   input is solved in float64 and the answer rounded), LU of that without pivoting, the two
+ *   triangular solves, and one step of iterative refinement against the original a;
+ * - check: the answer is returned only if the factorisation reported no zero pivot, every pivot
+ *   is finite and above 1e-10 ||a||_F, and every column satisfies ||b - a x||_inf <=
+ *   max(16, sqrt(n)) * eps(float64) * ||a||_F * ||x||_inf with every entry finite (one kernel,
+ *   linalg/rbt.cu, decides this for the whole call);
+ * - fallback: otherwise the whole call is solved again with partial pivoting (cuSOLVER getrf +
+ *   getrs), which alone decides ND_ERR_SINGULAR, so singular, NaN/inf and badly scaled input
+ *   get exactly the partial-pivoting result. A fallback costs the randomised attempt on top
+ *   (about a quarter of the partial-pivoting time).
+ * Fallback rate measured on an H100 (2026-11-23, bench/RESULTS.md): none for uniform random
+ * systems of orders 130 to 2048; 2-5% for row-permuted diagonally dominant ones up to order
+ * 1024 and 60% at 2048, where the refined residual misses the bound. It runs in a quarter of
+ * the time of partial pivoting at n = 4096. ND_SOLVE_RBT=0 turns it off; unchecked mode, which
+ * may not wait for the check, always uses partial pivoting. */
 ND_API nd_status nd_linalg_solve(const nd_array *a, const nd_array *b, nd_array **out);
 ND_API nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out,
                                     nd_array **info);

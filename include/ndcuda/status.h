@@ -46,6 +46,7 @@ extern "C" {
   X(ERR_INTERNAL, 24, "internal error (a bug in ndcuda)")                                  \
   X(ERR_COMPILE, 25, "run-time compilation of a user kernel failed")
 
+/* What every fallible function returns: ND_OK (0) or one of the ND_ERR_* codes above. */
 typedef enum nd_status {
 #define ND_STATUS_ENUM_(name, value, text) ND_##name = value,
   ND_STATUS_MAP(ND_STATUS_ENUM_)

@@ -774,6 +774,7 @@ static int child_global(const char *mode, const char *dir, const char *max) {
     if (mode) setenv("ND_CACHE", mode, 1); else unsetenv("ND_CACHE");
     if (dir) setenv("ND_CACHE_DIR", dir, 1); else unsetenv("ND_CACHE_DIR");
     if (max) setenv("ND_CACHE_MAX_BYTES", max, 1); else unsetenv("ND_CACHE_MAX_BYTES");
+    nd__config_reload(); /* the parent may have read the environment already */
     nd__jit_cache *c = nd__jit_cache_global();
     char w[512];
     nd__jit_cache_last_warning(c, w, sizeof w);
