@@ -448,10 +448,10 @@ nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin, const nd
   const char *fn = "nd_elementwise_kernel_call";
   ND_CHECK_NULL(fn, k);
   ND_CHECK_NULL(fn, results);
+  if (nin > 0 && in == NULL) return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'in' is NULL", fn);
   if (nin != k->nin || nout != k->nout)
     return nd__error(ND_ERR_VALUE, "%s: kernel '%s' takes %d inputs and %d outputs, %d and %d given", fn, k->name,
                      k->nin, k->nout, nin, nout);
-  if (nin > 0 && in == NULL) return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'in' is NULL", fn);
   const int np = nin + nout;
   const nd_array *arr[ND__EW_MAXP];
   nd__ew_bind b;

@@ -379,10 +379,9 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
   const char *fn = "nd_reduction_kernel_call";
   ND_CHECK_NULL(fn, k);
   ND_CHECK_RESULT(fn, out, result);
+  if (nin > 0 && in == NULL) return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'in' is NULL", fn);
   if (nin != k->nin)
     return nd__error(ND_ERR_VALUE, "%s: kernel '%s' takes %d inputs, %d given", fn, k->name, k->nin, nin);
-  if (nin > 0 && in == NULL) return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'in' is NULL", fn);
-  if (naxes > 0 && axes == NULL) return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'axes' is NULL", fn);
   const int np = nin + 1;
   const nd_array *arr[ND__RD_MAXP];
   nd__rd_bind b;

@@ -44,6 +44,12 @@ OPTIONAL = {
     ("nd_unique", "index"): "sort.h: optional outputs (NULL to skip)",
     ("nd_unique", "inverse"): "sort.h: optional outputs (NULL to skip)",
     ("nd_unique", "counts"): "sort.h: optional outputs (NULL to skip)",
+    ("nd_elementwise_kernel_create", "preamble"): "jit.h: preamble (may be NULL)",
+    ("nd_reduction_kernel_create", "post_map_expr"): "jit.h: post_map_expr (NULL: y = a)",
+    ("nd_reduction_kernel_create", "identity"): "jit.h: identity (NULL: none)",
+    ("nd_reduction_kernel_create", "reduce_type"): "jit.h: reduce_type NULL for the output's type",
+    ("nd_reduction_kernel_create", "preamble"): "jit.h: preamble as for elementwise kernels (may be NULL)",
+    ("nd_reduction_kernel_call", "axes"): "jit.h: axes NULL: every axis",
 }
 
 # Rules by parameter name and type, for whole classes of parameters.
