@@ -49,6 +49,12 @@ OPTIONAL = {
     ("nd_array_wait", "stream"): "array.h: stream NULL means the current stream",
     ("nd_array_record", "stream"): "array.h: stream NULL means the current stream",
     ("nd_random_choice_array", "p"): "random.h: p as in nd_random_choice (if not NULL)",
+    ("nd_elementwise_kernel_create", "preamble"): "jit.h: preamble (may be NULL)",
+    ("nd_reduction_kernel_create", "post_map_expr"): "jit.h: post_map_expr (NULL: y = a)",
+    ("nd_reduction_kernel_create", "identity"): "jit.h: identity (NULL: none)",
+    ("nd_reduction_kernel_create", "reduce_type"): "jit.h: reduce_type NULL for the output's type",
+    ("nd_reduction_kernel_create", "preamble"): "jit.h: preamble as for elementwise kernels (may be NULL)",
+    ("nd_reduction_kernel_call", "axes"): "jit.h: axes NULL: every axis",
 }
 
 # Functions whose messages name another function by design, with the name they use.
