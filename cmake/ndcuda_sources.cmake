@@ -43,3 +43,6 @@ list(APPEND NDCUDA_SOURCES
   src/reduce_plan.c src/reduce.c src/reduce_stats.c src/scan.c src/sort.c src/search.c
   kernels/reduce_sum.cu kernels/reduce_minmax.cu kernels/reduce_stats.cu kernels/scan.cu
   kernels/sort_keys.cu kernels/sort_pairs.cu kernels/sort_util.cu kernels/sort_search.cu)
+# indexing: take, put, boolean masks and the advanced-indexing gather/scatter
+list(APPEND NDCUDA_SOURCES src/indexing.c src/mask.c kernels/indexing.cu
+  src/dlpack.c)
