@@ -147,8 +147,13 @@ nd_status nd_mask_assign(nd_array *a, const nd_array *mask, const nd_array *valu
                      nd__format_shape(sv, sizeof sv, values->ndim, values->shape),
                      nd__format_shape(sr, sizeof sr, v->ndim, v->shape));
     } else {
-      st = nd_copyto(v, values, ND_CASTING_UNSAFE);
-      if (st != ND_OK) st = nd__error_context(st, fn);
+      nd_array *vv;
+      st = nd__array_view(fn, values, vnd, values->shape + lead, values->strides + lead, values->offset, 0, &vv);
+      if (st == ND_OK) {
+        st = nd_copyto(v, vv, ND_CASTING_UNSAFE);
+        if (st != ND_OK) st = nd__error_context(st, fn);
+        nd_array_release(vv);
+      }
     }
     nd_array_release(v);
     return st;
