@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "src/array.h"
 
 /* ---- dtypes -------------------------------------------------------------------------------- */
@@ -131,6 +132,7 @@ static void nd__dl_fill(const nd_array *a, nd__dl_block *e, DLTensor *t) {
 
 nd_status nd_array_to_dlpack(const nd_array *a, int64_t stream, struct DLManagedTensorVersioned **out) {
   const char *fn = "nd_array_to_dlpack";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   nd__dl_block *e;
@@ -148,6 +150,7 @@ nd_status nd_array_to_dlpack(const nd_array *a, int64_t stream, struct DLManaged
 
 nd_status nd_array_to_dlpack_legacy(const nd_array *a, int64_t stream, DLManagedTensor **out) {
   const char *fn = "nd_array_to_dlpack_legacy";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   nd__dl_block *e;
@@ -238,6 +241,7 @@ static nd_status nd__dl_import(const char *fn, const DLTensor *t, int read_only,
 
 nd_status nd_array_from_dlpack(struct DLManagedTensorVersioned *tensor, nd_array **out) {
   const char *fn = "nd_array_from_dlpack";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, tensor);
   ND_CHECK_NULL(fn, out);
   if (tensor->version.major != DLPACK_MAJOR_VERSION)
@@ -249,6 +253,7 @@ nd_status nd_array_from_dlpack(struct DLManagedTensorVersioned *tensor, nd_array
 
 nd_status nd_array_from_dlpack_legacy(DLManagedTensor *tensor, nd_array **out) {
   const char *fn = "nd_array_from_dlpack_legacy";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, tensor);
   ND_CHECK_NULL(fn, out);
   return nd__dl_import(fn, &tensor->dl_tensor, 0, nd__dl_release_legacy, tensor, out);
