@@ -57,3 +57,5 @@ list(APPEND NDCUDA_SOURCES
 list(GET CUDAToolkit_INCLUDE_DIRS 0 _nd_cuda_include)
 set_source_files_properties(jit/compile.c PROPERTIES
   COMPILE_DEFINITIONS "ND_CUDA_INCLUDE_DIR=\"${_nd_cuda_include}\"")
+# indexing: take, put, boolean masks and the advanced-indexing gather/scatter; DLPack exchange
+list(APPEND NDCUDA_SOURCES indexing/indexing.c indexing/mask.c indexing/indexing.cu src/dlpack.c)

@@ -21,5 +21,7 @@
 #include "ndcuda/linalg.h"
 #include "ndcuda/random.h"
 #include "ndcuda/jit.h"
+#include "ndcuda/indexing.h"
+#include "ndcuda/interop.h"
 
 #endif /* NDCUDA_H */

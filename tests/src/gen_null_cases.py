@@ -138,6 +138,13 @@ VALUES = {
     "nd_slice": "ND_SLICE_ALL",
     "nd_ufunc": "ND_UFUNC_ADD",
     "nd_launch_config": "(nd_launch_config){{1, 1, 1}, {1, 1, 1}, 0}",
+    # DLPack (interop.h)
+    "DLDataType": "(DLDataType){kDLFloat, 64, 1}",
+    "DLDataType *": "(DLDataType *)HOST",
+    "struct DLManagedTensorVersioned *": "(struct DLManagedTensorVersioned *)HOST",
+    "struct DLManagedTensorVersioned **": "(struct DLManagedTensorVersioned **)&VP",
+    "DLManagedTensor *": "(DLManagedTensor *)HOST",
+    "DLManagedTensor **": "(DLManagedTensor **)&VP",
 }
 DOUBLES = ["0.25", "0.75", "0.5", "0.125"]
 # Strings some functions need to get past their first checks.
