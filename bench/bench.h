@@ -182,6 +182,12 @@ extern const bench_case bench_linalg_cases[];  /* bench_linalg.c: linear algebra
 extern const bench_case bench_elementwise_cases[]; /* bench_elementwise.c: ufuncs (issue 5) */
 extern const bench_case bench_reduce_cases[];  /* bench_reduce.c: reductions, scans, sorts (issue 6) */
 extern const bench_case bench_random_cases[];  /* bench_random.c: random numbers (issue 8) */
+extern const bench_case bench_jit_cases[];     /* bench_jit.c: run-time compiled kernels (issue 24) */
+
+/* nd_bench --sweep (bench_sweep.c): times its operations over their sizes and writes its own CSV
+ * rows to out (may be NULL) after the '# launch_us' and '# copy_gbps' lines. Returns the number
+ * of sizes that failed. Runs on ctx->stream, pushed by the caller; needs ctx->copy_gbps. */
+int bench_sweep(bench_ctx *ctx, FILE *out);
 
 /* Bare-launch baselines (bench_bare.cu): one thread stores value to p[0..n). */
 cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cudaStream_t stream);

@@ -8,11 +8,14 @@
  * - linalg.matmul_8192_<dtype>: nd_matmul of two 8192 x 8192 matrices (full float32
  *   arithmetic; TF32 stays off as the library's default).
  *
- * Every call but the solves runs in unchecked mode (nd_linalg_set_checked(0) around the call,
- * the previous setting restored after it), so no timed run waits on the host for the info
- * array. The solves run in the default checked mode (the randomised path of linalg/inv.c is
- * taken only there; its one wait is inside the timed call), and once more unchecked
- * (linalg.solve_..._unchecked: cuSOLVER getrf + getrs). linalg.solve_..._uniform solves with
+ * Every call but the solves and the single large inverses runs in unchecked mode
+ * (nd_linalg_set_checked(0) around the call, the previous setting restored after it), so no
+ * timed run waits on the host for the info array. linalg.inv_<n>_<dtype> (one matrix of order
+ * 1024..8192) runs in the default checked mode, as the peers' inverses (which wait for the
+ * factorisation's info), and linalg.inv_4096_f64_unchecked the same call unchecked. The solves
+ * run in the default checked mode (the randomised path of linalg/inv.c is taken only there;
+ * its one wait is inside the timed call), and once more unchecked (linalg.solve_..._unchecked:
+ * cuSOLVER getrf + getrs). linalg.solve_..._uniform solves with
  * a matrix without the added diagonal. Inputs are
  * generated once on the host (uniform [-1, 1) from a fixed-seed xorshift, plus n on the
  * diagonal of the matrices that are inverted or solved with, so every one is well conditioned)
@@ -48,6 +51,7 @@ typedef struct la_data {
   int64_t batch; /* 0: a single matrix (no batch dimension) */
   int64_t n;     /* matrix order */
   int64_t k;     /* right-hand sides (solve) */
+  int checked;   /* inverse: the default checked mode instead of unchecked */
   void *ha;      /* host A (C order, dtype dt) */
   void *hb;      /* host b (solve) or B (matmul) */
 } la_data;
@@ -125,6 +129,11 @@ static void la_teardown(bench_ctx *ctx, bench_state *st) {
 static int run_inv(bench_ctx *ctx, bench_state *st) {
   nd_array_release(st->arr[OUT]); /* the previous output goes back to the pool first */
   st->arr[OUT] = NULL;
+  const la_data *d = st->p;
+  if (d->checked) {
+    BENCH_ND(nd_linalg_inv_ex(st->arr[A_IN], ND_LINALG_CHECKED, &st->arr[OUT], NULL));
+    return 0;
+  }
   int prev = nd_linalg_set_checked(0);
   nd_status s = nd_linalg_inv(st->arr[A_IN], &st->arr[OUT]);
   nd_linalg_set_checked(prev);
@@ -185,7 +194,22 @@ static int setup_inv_8(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, 
 static int setup_inv_32(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 10000, 32, ND_FLOAT32); }
 static int setup_inv_32d(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 10000, 32, ND_FLOAT64); }
 static int setup_inv_128(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 1000, 128, ND_FLOAT32); }
-static int setup_inv_4096(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 0, 4096, ND_FLOAT64); }
+/* Single large matrices, timed in the default checked mode (as the peers, whose inverses check
+ * the factorisation's info on the host); _unchecked is the same call in unchecked mode. */
+static int setup_inv_big(bench_ctx *ctx, bench_state *st, int64_t n, nd_dtype dt, int checked) {
+  if (setup_inv(ctx, st, 0, n, dt) != 0) return -1;
+  ((la_data *)st->p)->checked = checked;
+  return 0;
+}
+static int setup_inv_4096(bench_ctx *ctx, bench_state *st) { return setup_inv_big(ctx, st, 4096, ND_FLOAT64, 1); }
+static int setup_inv_4096u(bench_ctx *ctx, bench_state *st) { return setup_inv_big(ctx, st, 4096, ND_FLOAT64, 0); }
+static int setup_inv_1024s(bench_ctx *ctx, bench_state *st) { return setup_inv_big(ctx, st, 1024, ND_FLOAT32, 1); }
+static int setup_inv_1024d(bench_ctx *ctx, bench_state *st) { return setup_inv_big(ctx, st, 1024, ND_FLOAT64, 1); }
+static int setup_inv_2048s(bench_ctx *ctx, bench_state *st) { return setup_inv_big(ctx, st, 2048, ND_FLOAT32, 1); }
+static int setup_inv_2048d(bench_ctx *ctx, bench_state *st) { return setup_inv_big(ctx, st, 2048, ND_FLOAT64, 1); }
+static int setup_inv_4096s(bench_ctx *ctx, bench_state *st) { return setup_inv_big(ctx, st, 4096, ND_FLOAT32, 1); }
+static int setup_inv_8192s(bench_ctx *ctx, bench_state *st) { return setup_inv_big(ctx, st, 8192, ND_FLOAT32, 1); }
+static int setup_inv_8192d(bench_ctx *ctx, bench_state *st) { return setup_inv_big(ctx, st, 8192, ND_FLOAT64, 1); }
 
 /* dominant: n added to the diagonal (as the inverses), else a general matrix */
 static int setup_solve_diag(bench_ctx *ctx, bench_state *st, int dominant) {
@@ -419,6 +443,14 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.inv_10000x32x32_f64",    setup_inv_32d,    run_inv,    check_inv,    la_teardown, NULL},
     {"linalg.inv_1000x128x128_f32",   setup_inv_128,    run_inv,    check_inv,    la_teardown, NULL},
     {"linalg.inv_4096_f64",           setup_inv_4096,   NULL,       check_inv,    la_teardown, measure_inv_big},
+    {"linalg.inv_4096_f64_unchecked", setup_inv_4096u,  NULL,       check_inv,    la_teardown, measure_inv_big},
+    {"linalg.inv_1024_f32",           setup_inv_1024s,  NULL,       check_inv,    la_teardown, measure_inv_big},
+    {"linalg.inv_1024_f64",           setup_inv_1024d,  NULL,       check_inv,    la_teardown, measure_inv_big},
+    {"linalg.inv_2048_f32",           setup_inv_2048s,  NULL,       check_inv,    la_teardown, measure_inv_big},
+    {"linalg.inv_2048_f64",           setup_inv_2048d,  NULL,       check_inv,    la_teardown, measure_inv_big},
+    {"linalg.inv_4096_f32",           setup_inv_4096s,  NULL,       check_inv,    la_teardown, measure_inv_big},
+    {"linalg.inv_8192_f32",           setup_inv_8192s,  NULL,       check_inv,    la_teardown, measure_inv_big},
+    {"linalg.inv_8192_f64",           setup_inv_8192d,  NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.solve_4096_f64_16rhs",   setup_solve,      run_solve,  check_solve,  la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs_uniform", setup_solve_uniform, run_solve, check_solve, la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs_unchecked", setup_solve, run_solve_unchecked, check_solve, la_teardown, NULL},

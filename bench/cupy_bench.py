@@ -15,86 +15,54 @@ Exit status: 0 when every case ran and passed its check, 1 when one failed or Cu
 missing, 2 for bad arguments, 77 when there is no CUDA device.
 """
 
-import argparse
-import csv
-import datetime
 import math
 import sys
 import time
 
 import numpy as np
 
+from peer_harness import (PER_BATCH, RAND_BLOCK, Backend, CaseFailed, check, core_n, core_side, device_case,
+                          emit, la_matrices_host, la_note, la_unit, list_cases, median_min, parse_args,
+                          red_argmax_at, red_scan_samples, run_all, time_device, time_host)
+from peer_harness import PIPE_CHUNKS, PIPE_ROUNDS, PIPE_STREAMS, RED_SCAN_SAMPLES  # noqa: F401 (same constants)
+from peer_harness import EW_MATH_REL_TOL, EW_SMALL_N, LA_BIG_INV_REPS, RNG_INT_HIGH, RNG_SEED, rng_check_sample
+
 cp = None  # imported in main() so that --list and --help work without CuPy
 
-PER_BATCH = 256
-PIPE_STREAMS = 4
-PIPE_CHUNKS = 16
-PIPE_ROUNDS = 8
-RAND_BLOCK = 1 << 22
 
-COLUMNS = ["case", "kind", "median_us", "min_us", "reps", "bytes", "gbps", "pct_copy", "value", "note"]
+class CupyBackend(Backend):
+    tool = "cupy_bench"
+    lib_key = "cupy"
+    lib_name = "CuPy"
 
+    def __init__(self):
+        self.version = cp.__version__
 
-class CaseFailed(Exception):
-    pass
-
-
-class Ctx:
-    def __init__(self, args):
-        self.quick = args.quick
-        self.reps = args.reps
-        self.warmup = args.warmup
-        self.host_batches = 11 if args.quick else 41
-        self.copy_gbps = 0.0
-        self.rows = []
-        self.failures = 0
-        self.stream = None
-        self.block = None  # device copy of the random block
-        self.case = ""
-        self.writer = None
-        self.outfile = None
-
-
-# ---- timing --------------------------------------------------------------------------------
-
-def median_min(values):
-    v = sorted(values)
-    n = len(v)
-    med = v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
-    return med, v[0]
-
-
-def time_device(ctx, fn, warmup=None, reps=None):
-    """Median and min in us of fn() between two CUDA events on ctx.stream."""
-    warmup = ctx.warmup if warmup is None else warmup
-    reps = ctx.reps if reps is None else reps
-    cp.cuda.Device().synchronize()
-    for _ in range(warmup):
-        fn()
-    cp.cuda.Device().synchronize()
-    events = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(reps)]
-    for start, end in events:
-        start.record(ctx.stream)
-        fn()
-        end.record(ctx.stream)
-    cp.cuda.Device().synchronize()
-    return median_min([cp.cuda.get_elapsed_time(s, e) * 1e3 for s, e in events])
-
-
-def time_host(ctx, batch, post=None, ops=PER_BATCH, nbatches=None):
-    """Median and min in us per operation of batch() (ops operations), after one untimed batch."""
-    nbatches = ctx.host_batches if nbatches is None else nbatches
-    times = []
-    for i in range(-1, nbatches):
-        t0 = time.perf_counter()
-        batch()
-        t1 = time.perf_counter()
-        if i >= 0:
-            times.append((t1 - t0) * 1e6 / ops)
-        if post is not None:
-            post()
+    def synchronize(self):
         cp.cuda.Device().synchronize()
-    return median_min(times)
+
+    def new_stream(self):
+        return cp.cuda.Stream(non_blocking=True)
+
+    def stream_scope(self, stream):
+        return stream
+
+    def timing_event(self):
+        return cp.cuda.Event()
+
+    def record(self, event, stream):
+        event.record(stream)
+
+    def elapsed_ms(self, start, end):
+        return cp.cuda.get_elapsed_time(start, end)
+
+    def free_cached(self):
+        cp.get_default_memory_pool().free_all_blocks()
+
+    def device_info(self):
+        props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
+        name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
+        return name, cp.cuda.runtime.runtimeGetVersion(), cp.cuda.runtime.driverGetVersion()
 
 
 def fork(ctx, streams):
@@ -111,51 +79,6 @@ def join(ctx, streams):
         ctx.stream.wait_event(ev)
 
 
-# ---- rows ----------------------------------------------------------------------------------
-
-def emit(ctx, suffix, kind, median_us=float("nan"), min_us=float("nan"), reps=0, nbytes=0,
-         value=float("nan"), note="", pct=True):
-    name = ctx.case + ("." + suffix if suffix else "")
-    gbps = pct_copy = float("nan")
-    if nbytes > 0 and median_us > 0:
-        gbps = nbytes / (median_us * 1e-6) / 1e9
-        if pct and ctx.copy_gbps > 0:
-            pct_copy = 100.0 * gbps / ctx.copy_gbps
-    row = {"case": name, "kind": kind, "median_us": median_us, "min_us": min_us, "reps": reps,
-           "bytes": nbytes, "gbps": gbps, "pct_copy": pct_copy, "value": value, "note": note}
-    ctx.rows.append(row)
-    return row
-
-
-def fmt(v, spec):
-    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, spec)
-
-
-def write_row(ctx, row):
-    if ctx.writer is not None:
-        ctx.writer.writerow([row["case"], row["kind"], fmt(row["median_us"], ".3f"),
-                             fmt(row["min_us"], ".3f"), row["reps"], row["bytes"],
-                             fmt(row["gbps"], ".2f"), fmt(row["pct_copy"], ".1f"),
-                             fmt(row["value"], ".4f"), row["note"]])
-        ctx.outfile.flush()
-
-
-def print_header():
-    print("%-36s %-6s %12s %12s %9s %7s  %s" % ("case", "kind", "median_us", "min_us", "GB/s",
-                                                "%copy", "value / note"))
-
-
-def print_row(row):
-    def f(v, spec):
-        s = fmt(v, spec)
-        return s if s else "-"
-    val = fmt(row["value"], ".3f")
-    print("%-36s %-6s %12s %12s %9s %7s  %s%s" % (
-        row["case"], row["kind"], f(row["median_us"], ".2f"), f(row["min_us"], ".2f"),
-        f(row["gbps"], ".1f"), f(row["pct_copy"], ".1f"), (val + "x ") if val else "", row["note"]),
-        flush=True)
-
-
 # ---- data ----------------------------------------------------------------------------------
 
 def random_f32(ctx, shape):
@@ -168,28 +91,7 @@ def random_f32(ctx, shape):
     return out.reshape(shape)
 
 
-def check(ctx, ok, what):
-    if not bool(ok):
-        raise CaseFailed("check failed: " + what)
-
-
 # ---- the cases: ndarray core ---------------------------------------------------------------
-
-def core_n(ctx):
-    return 1 << 24 if ctx.quick else 1 << 28
-
-
-def core_side(ctx):
-    return 4096 if ctx.quick else 16384
-
-
-def device_case(ctx, setup, run, verify):
-    """setup() -> (state, bytes); run(state) enqueues one repetition; verify(state) checks."""
-    st, nbytes = setup()
-    med, mn = time_device(ctx, lambda: run(st))
-    verify(st)
-    emit(ctx, None, "device", med, mn, ctx.reps, nbytes, note="checked")
-
 
 def case_copy(ctx):
     def setup():
@@ -417,24 +319,8 @@ def case_pipeline(ctx):
 # the orders of single matrices by 4. linalg.inv_4096_f64 (seconds per run in CuPy) runs 1
 # warm-up and at most 3 timed runs.
 
-LA_BIG_INV_REPS = 3
-
-
 def la_matrices(seed, shape, dtype, diag):
-    rng = np.random.default_rng(seed)
-    a = rng.uniform(-1.0, 1.0, shape)
-    if diag:
-        n = shape[-1]
-        a[..., np.arange(n), np.arange(n)] += diag
-    return cp.asarray(a.astype(dtype))
-
-
-def la_unit(dtype):
-    return 2.0 ** -24 if dtype == np.float32 else 2.0 ** -53
-
-
-def la_note(what, residual, flops, median_us):
-    return "checked; %s %.2e; %.3g TFLOP/s" % (what, residual, flops / (median_us * 1e-6) / 1e12)
+    return cp.asarray(la_matrices_host(seed, shape, dtype, diag))
 
 
 def la_inv_case(ctx, batch, n, dtype, reps=None, warmup=None):
@@ -484,6 +370,10 @@ def case_inv_128(ctx):
 
 def case_inv_4096(ctx):
     la_inv_case(ctx, 0, 4096, np.float64, reps=min(ctx.reps, LA_BIG_INV_REPS), warmup=min(ctx.warmup, 1))
+
+
+def la_big_inv(n, dtype):
+    return lambda ctx: la_inv_case(ctx, 0, n, dtype, reps=min(ctx.reps, LA_BIG_INV_REPS), warmup=min(ctx.warmup, 1))
 
 
 def case_solve(ctx, diag=True):
@@ -541,10 +431,6 @@ def case_matmul_f64(ctx):
 # products are checked exactly against float32 arithmetic on the host, exp and sin within
 # 4 ulp of the float64 value; the small add is host time per `a + b` of two 1000-element
 # float32 arrays, the result dropped in every operation.
-
-EW_SMALL_N = 1000
-EW_MATH_REL_TOL = 4.0 * 2.0 ** -23
-
 
 def ew_rel_check(ctx, got, want64, what):
     err = cp.abs(got.astype(cp.float64) - want64)
@@ -662,15 +548,8 @@ def case_ew_add_small(ctx):
 # them plus 2^-16 of their magnitude, the sort as non-decreasing and equal to NumPy's sort of
 # the input; the sort's note gives Gkeys/s.
 
-RED_SCAN_SAMPLES = 4096
-
-
 def red_sort_n(ctx):
     return 1 << 22 if ctx.quick else 1 << 26
-
-
-def red_argmax_at(n):
-    return n - n // 3 + 12345
 
 
 def red_reduce_case(ctx, shape, fn, nbytes, verify):
@@ -736,21 +615,6 @@ def case_red_argmax(ctx):
     device_case(ctx, setup, run, verify)
 
 
-def red_scan_samples(n):
-    """The element indices bench_reduce.c samples (scan_sample)."""
-    stride = max(1, n // (RED_SCAN_SAMPLES - 64) - 3)
-    out = []
-    for i in range(RED_SCAN_SAMPLES + 1):
-        if i < 64:
-            k = min(i, n - 1)
-        elif i == RED_SCAN_SAMPLES:
-            k = n - 1
-        else:
-            k = min(64 + (i - 64) * stride + (i * 7919) % 97, n - 1)
-        out.append(k)
-    return np.array(out, dtype=np.int64)
-
-
 def case_scan_cumsum(ctx):
     n = core_n(ctx)
 
@@ -798,23 +662,9 @@ def case_sort(ctx):
 # values (2^24 with --quick), bytes = 4 n written. The check downloads the first and last 2^20
 # values: range, and mean and variance within 5 standard errors.
 
-RNG_SEED = 20260801
-RNG_SAMPLE = 1 << 20
-RNG_INT_HIGH = 1000
-
-
 def rng_check(ctx, out, lo, hi, mean, var, mu4, integer=False):
-    n = out.size
-    m = min(n, RNG_SAMPLE)
-    for start in (0, n - m):
-        x = cp.asnumpy(out[start:start + m]).astype(np.float64)
-        check(ctx, np.all((x >= lo) & (x < hi)), "values outside [%g, %g) at offset %d" % (lo, hi, start))
-        se_mean, se_var = math.sqrt(var / m), math.sqrt((mu4 - var * var) / m)
-        got_mean, got_var = float(x.mean()), float(x.var(ddof=1))
-        check(ctx, abs(got_mean - mean) <= 5 * se_mean, "sample mean %.6g, expected %.6g" % (got_mean, mean))
-        check(ctx, abs(got_var - var) <= 5 * se_var, "sample variance %.6g, expected %.6g" % (got_var, var))
-        if integer:
-            check(ctx, np.any(x == lo) and np.any(x == hi - 1), "an end of the range never drawn")
+    rng_check_sample(ctx, out.size, lambda start, m: cp.asnumpy(out[start:start + m]), lo, hi, mean, var, mu4,
+                     integer)
 
 
 def case_rng_uniform(ctx):
@@ -864,6 +714,148 @@ def case_rng_integers(ctx):
 # ---- end random ----
 
 
+# ---- run-time compiled kernels (issue 24) ---------------------------------------------------
+
+# As bench_jit.c: every case uses a fresh CUPY_CACHE_DIR (set here, before CuPy compiles
+# anything of the case) and sources with a nonce no cache has seen.
+
+_JIT_NONCE = [0]
+
+
+def _jit_nonce():
+    import os
+    _JIT_NONCE[0] += 1
+    return "%x" % ((os.getpid() << 32) ^ (int(time.time()) << 8) ^ _JIT_NONCE[0])
+
+
+def _jit_fresh_cache_dir():
+    import os
+    import tempfile
+    os.environ["CUPY_CACHE_DIR"] = tempfile.mkdtemp(prefix="cupy-jit-bench-")
+
+
+JIT_RAW_SRC = ("// nonce %s\nextern \"C\" __global__ void axpy(const float *x, const float *y, float *z, float a, int n) {\n"
+               "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) z[i] = a * x[i] + y[i]; }\n")
+
+
+def case_jit_compile_cold(ctx):
+    _jit_fresh_cache_dir()
+    x = cp.arange(1000, dtype=cp.float32)
+    times = []
+    for _ in range(9):
+        cp.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        k = cp.ElementwiseKernel("T x, T y, T a", "T z", "z = x * a + y", "axpy_cold",
+                                 preamble="// nonce " + _jit_nonce())
+        z = k(x, x, cp.float32(2.0))
+        cp.cuda.Device().synchronize()
+        times.append((time.perf_counter() - t0) * 1e6)
+        check(ctx, np.array_equal(cp.asnumpy(z), 3.0 * np.arange(1000, dtype=np.float32)), "axpy differs")
+    med, mn = median_min(times)
+    emit(ctx, None, "host", med, mn, len(times),
+         note="ElementwiseKernel axpy, new source each time, disk cache on: compile + write + load + run")
+
+
+def case_jit_disk_hit(ctx):
+    import subprocess
+    _jit_fresh_cache_dir()
+    src = JIT_RAW_SRC % _jit_nonce()
+    cp.RawKernel(src, "axpy").kernel  # compiled here, written to CUPY_CACHE_DIR
+    child = ("import sys, time, cupy as cp\n"
+             "cp.empty(1); cp.cuda.Device().synchronize()\n"
+             "src = sys.stdin.read()\n"
+             "t0 = time.perf_counter(); cp.RawKernel(src, 'axpy').kernel; t1 = time.perf_counter()\n"
+             "print((t1 - t0) * 1e6)\n")
+    times = []
+    for _ in range(7):
+        out = subprocess.run([sys.executable, "-c", child], input=src, capture_output=True, text=True, check=True)
+        times.append(float(out.stdout.strip().splitlines()[-1]))
+    med, mn = median_min(times)
+    emit(ctx, None, "host", med, mn, len(times),
+         note="RawKernel(...).kernel in a new process (context already up): disk cache hit")
+
+
+def case_jit_memory_hit(ctx):
+    _jit_fresh_cache_dir()
+    src = JIT_RAW_SRC % _jit_nonce()
+    keep = cp.RawKernel(src, "axpy")
+    keep.kernel
+
+    def batch():
+        for _ in range(PER_BATCH):
+            cp.RawKernel(src, "axpy").kernel
+
+    med, mn = time_host(ctx, batch)
+    emit(ctx, None, "host", med, mn, ctx.host_batches, note="RawKernel(...).kernel of a source held in memory")
+
+
+def case_jit_threads(ctx):
+    import threading
+    _jit_fresh_cache_dir()
+    times = []
+    for _ in range(5):
+        nonce = _jit_nonce()
+        srcs = [JIT_RAW_SRC % (nonce + "_%d" % k) for k in range(4)]
+        barrier = threading.Barrier(32)
+        errors = []
+
+        def work(i):
+            barrier.wait()
+            try:
+                cp.RawKernel(srcs[i % 4], "axpy").kernel
+            except Exception as e:  # noqa: BLE001 - counted and reported
+                errors.append(e)
+
+        ths = [threading.Thread(target=work, args=(i,)) for i in range(32)]
+        t0 = time.perf_counter()
+        for t in ths:
+            t.start()
+        for t in ths:
+            t.join()
+        times.append((time.perf_counter() - t0) * 1e6)
+        check(ctx, not errors, "%d thread(s) failed: %r" % (len(errors), errors[:1]))
+    med, mn = median_min(times)
+    emit(ctx, None, "host", med, mn, len(times), note="32 threads, 4 new RawKernels, wall")
+
+
+def case_jit_ew_add(ctx):
+    n = core_n(ctx)
+    k = cp.ElementwiseKernel("T x, T y", "T z", "z = x + y", "user_add")
+
+    def setup():
+        a = random_f32(ctx, (n,))
+        return {"a": a, "b": cp.square(a), "out": None}, 3 * n * 4
+
+    def run(st):
+        st["out"] = None
+        st["out"] = k(st["a"], st["b"])
+
+    def verify(st):
+        a = cp.asnumpy(st["a"])
+        check(ctx, np.array_equal(cp.asnumpy(st["out"]), a + np.square(a)), "user add differs")
+
+    device_case(ctx, setup, run, verify)
+
+def case_jit_sum(ctx):
+    n = core_n(ctx)
+    k = cp.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "user_sum")
+
+    def setup():
+        return {"a": random_f32(ctx, (n,)), "out": None}, 4 * n + 4
+
+    def run(st):
+        st["out"] = None
+        st["out"] = k(st["a"])
+
+    def verify(st):
+        want = float(cp.asnumpy(st["a"]).astype(np.float64).sum())
+        check(ctx, abs(float(st["out"]) - want) <= n * 2.0 ** -24, "user sum differs")
+
+    device_case(ctx, setup, run, verify)
+
+# ---- end jit ----
+
+
 CASES = [
     ("core.copy_f32", case_copy),
     ("core.astype_f32_f64", case_astype_f64),
@@ -902,22 +894,32 @@ CASES = [
     ("linalg.inv_10000x32x32_f64", case_inv_32d),
     ("linalg.inv_1000x128x128_f32", case_inv_128),
     ("linalg.inv_4096_f64", case_inv_4096),
+    # CuPy has one inverse: the same call stands beside ndcuda's unchecked mode
+    ("linalg.inv_4096_f64_unchecked", case_inv_4096),
+    ("linalg.inv_1024_f32", la_big_inv(1024, np.float32)),
+    ("linalg.inv_1024_f64", la_big_inv(1024, np.float64)),
+    ("linalg.inv_2048_f32", la_big_inv(2048, np.float32)),
+    ("linalg.inv_2048_f64", la_big_inv(2048, np.float64)),
+    ("linalg.inv_4096_f32", la_big_inv(4096, np.float32)),
+    ("linalg.inv_8192_f32", la_big_inv(8192, np.float32)),
+    ("linalg.inv_8192_f64", la_big_inv(8192, np.float64)),
     ("linalg.solve_4096_f64_16rhs", case_solve),
     ("linalg.solve_4096_f64_16rhs_uniform", lambda ctx: case_solve(ctx, diag=False)),
     ("linalg.solve_4096_f64_16rhs_unchecked", case_solve),
     ("linalg.matmul_8192_f32", case_matmul_f32),
     ("linalg.matmul_8192_f64", case_matmul_f64),
+    # jit cases
+    ("jit.compile_cold", case_jit_compile_cold),
+    ("jit.disk_hit_new_process", case_jit_disk_hit),
+    ("jit.memory_hit", case_jit_memory_hit),
+    ("jit.threads_32x4_cold", case_jit_threads),
+    ("jit.ew_add_f32", case_jit_ew_add),
+    ("jit.sum_f32", case_jit_sum),
+    # end jit cases
 ]
 
 
 # ---- driver --------------------------------------------------------------------------------
-
-def selected(filters, name):
-    """As nd_bench: a substring of the case name, or a row name that starts with it."""
-    if not filters:
-        return True
-    return any(f in name or f.startswith(name + ".") for f in filters)
-
 
 def measure_ceiling(ctx):
     n = (64 if ctx.quick else 256) << 20
@@ -934,55 +936,21 @@ def measure_ceiling(ctx):
     emit(ctx, None, "device", med, mn, ctx.reps, 2 * nbytes,
          note="cudaMemcpyAsync D2D of %d MiB: the 100%% reference" % (nbytes >> 20))
 
+    # The write rate (the fill's ceiling), as nd_bench: cudaMemsetAsync of the same buffer.
+    def memset():
+        cp.cuda.runtime.memsetAsync(dst.data.ptr, 0x3f, nbytes, ctx.stream.ptr)
 
-def run_case(ctx, name, fn):
-    ctx.case = name
-    first = len(ctx.rows)
-    try:
-        with ctx.stream:
-            fn(ctx)
-    except Exception as e:  # report and go on with the next case, as nd_bench does
-        sys.stderr.write("%s: %s: %s\n" % (name, type(e).__name__, e))
-        ctx.failures += 1
-        failed_msg = "CHECK FAILED" if isinstance(e, CaseFailed) else "FAILED (see stderr)"
-        for row in ctx.rows[first:]:
-            row["note"] = failed_msg
-        if len(ctx.rows) == first:
-            emit(ctx, None, "error", note=failed_msg)
-    try:
-        cp.cuda.Device().synchronize()
-    except Exception as e:
-        sys.stderr.write("%s: synchronize after the case: %s\n" % (name, e))
-    cp.get_default_memory_pool().free_all_blocks()
-    for row in ctx.rows[first:]:
-        print_row(row)
-        write_row(ctx, row)
-
-
-def parse_args(argv):
-    p = argparse.ArgumentParser(description="The nd_bench cases in CuPy (see bench/README.md).")
-    p.add_argument("--out", help="also write the results as CSV to this file")
-    p.add_argument("--filter", action="append", default=[],
-                   help="run only cases whose name contains this (repeatable, comma-separated)")
-    p.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
-    p.add_argument("--reps", type=int, default=25, help="timed repetitions per device case")
-    p.add_argument("--warmup", type=int, default=3, help="untimed repetitions first")
-    p.add_argument("--list", action="store_true", help="print the case names and exit")
-    args = p.parse_args(argv)
-    args.filters = [f for item in args.filter for f in item.split(",") if f]
-    if args.reps < 1 or args.warmup < 0:
-        p.error("--reps must be >= 1 and --warmup >= 0")
-    return args
+    med, mn = time_device(ctx, memset)
+    ctx.case = "ceiling.memset"
+    emit(ctx, None, "device", med, mn, ctx.reps, nbytes,
+         note="cudaMemsetAsync of %d MiB: the write rate" % (nbytes >> 20))
 
 
 def main(argv=None):
     global cp
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    args = parse_args(sys.argv[1:] if argv is None else argv, "The nd_bench cases in CuPy (see bench/README.md).")
     if args.list:
-        for name, _ in CASES:
-            if selected(args.filters, name):
-                print(name)
-        return 0
+        return list_cases(args, CASES)
     try:
         import cupy
     except ImportError as e:
@@ -999,44 +967,7 @@ def main(argv=None):
     if ndev == 0:
         sys.stderr.write("cupy_bench.py: no CUDA device available (%s); nothing to measure, skipping\n" % err)
         return 77
-
-    ctx = Ctx(args)
-    props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
-    dev_name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
-    rt = cp.cuda.runtime.runtimeGetVersion()
-    drv = cp.cuda.runtime.driverGetVersion()
-    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    ctx.stream = cp.cuda.Stream(non_blocking=True)
-    rng = np.random.default_rng(20250101)
-    block = rng.uniform(-1.0, 1.0, RAND_BLOCK).astype(np.float32)
-    block[block == 0] = 0.5
-    ctx.block = cp.asarray(block)
-
-    print("cupy_bench: CuPy %s on %s, CUDA runtime %d driver %d, %s%s" % (
-        cp.__version__, dev_name, rt, drv, date, " (quick)" if ctx.quick else ""))
-    print("timing: CUDA events, %d warm-up + median of %d runs; host cases: median of %d batches\n" % (
-        ctx.warmup, ctx.reps, ctx.host_batches))
-    if args.out:
-        ctx.outfile = open(args.out, "w", newline="")
-        for key, val in (("tool", "cupy_bench"), ("cupy", cp.__version__), ("device", dev_name),
-                         ("cuda_runtime", rt), ("cuda_driver", drv), ("date", date),
-                         ("quick", int(ctx.quick)), ("reps", ctx.reps)):
-            ctx.outfile.write("# %s: %s\n" % (key, val))
-        ctx.writer = csv.writer(ctx.outfile, lineterminator="\n")
-        ctx.writer.writerow(COLUMNS)
-    print_header()
-
-    run_case(ctx, "ceiling.memcpy_d2d", measure_ceiling)
-    for name, fn in CASES:
-        if selected(args.filters, name):
-            run_case(ctx, name, fn)
-
-    if ctx.outfile is not None:
-        ctx.outfile.write("# copy_gbps: %.2f\n" % ctx.copy_gbps)
-        ctx.outfile.close()
-    print("\n%d row(s), %d failure(s)%s" % (len(ctx.rows), ctx.failures,
-                                            ("; written to " + args.out) if args.out else ""))
-    return 1 if ctx.failures else 0
+    return run_all(args, CupyBackend(), CASES, measure_ceiling, lambda ctx, block: cp.asarray(block))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ static const bench_case *const bench_tables[] = {
     bench_random_cases,
     bench_stream_cases,
     bench_linalg_cases,
+    bench_jit_cases,
     NULL,
 };
 
@@ -35,20 +36,21 @@ typedef struct bench_opts {
   const char *out;
   const char *filters[BENCH_MAX_FILTERS];
   int nfilters;
-  int quick, reps, warmup, list;
+  int quick, reps, warmup, list, sweep;
 } bench_opts;
 
 static void bench_usage(FILE *f) {
   fprintf(f,
           "usage: nd_bench [--out FILE] [--filter SUBSTR[,SUBSTR...]] [--quick] [--reps N]\n"
-          "                [--warmup N] [--list]\n"
+          "                [--warmup N] [--list] [--sweep]\n"
           "  --out FILE     also write the results as CSV to FILE\n"
           "  --filter S     run only cases whose name contains S (repeatable, comma-separated);\n"
           "                 a full row name such as stream.pipeline.4stream selects its case\n"
           "  --quick        smaller sizes (a smoke run, not figures to report)\n"
           "  --reps N       timed repetitions per device case (default 25)\n"
           "  --warmup N     untimed repetitions first (default 3)\n"
-          "  --list         print the case names and exit\n");
+          "  --list         print the case names and exit\n"
+          "  --sweep        instead of the cases, the size sweep of bench_sweep.c (its own CSV)\n");
 }
 
 static int bench_parse_int(const char *s, int *out) {
@@ -81,6 +83,8 @@ static int bench_parse(int argc, char **argv, bench_opts *o) {
       o->quick = 1;
     } else if (strcmp(a, "--list") == 0) {
       o->list = 1;
+    } else if (strcmp(a, "--sweep") == 0) {
+      o->sweep = 1;
     } else if (strcmp(a, "--out") == 0 && val) {
       o->out = val;
       i++;
@@ -223,6 +227,19 @@ static int bench_memcpy_once(bench_ctx *ctx, void *arg) {
   return 0;
 }
 
+typedef struct bench_memset_arg {
+  void *dst;
+  size_t bytes;
+} bench_memset_arg;
+
+static int bench_memset_once(bench_ctx *ctx, void *arg) {
+  bench_memset_arg *m = arg;
+  BENCH_CU(cudaMemsetAsync(m->dst, 0x3f, m->bytes, ctx->cu));
+  return 0;
+}
+
+static const bench_case bench_memset_case = {"ceiling.memset", NULL, NULL, NULL, NULL, NULL};
+
 static int bench_ceiling(bench_ctx *ctx) {
   int64_t n = (ctx->quick ? (int64_t)64 : 256) << 20; /* float32 elements: 256 MiB or 1 GiB */
   nd_array *src = NULL, *dst = NULL;
@@ -240,6 +257,21 @@ static int bench_ceiling(bench_ctx *ctx) {
                (long long)(m.bytes >> 20));
       bench_emit_time(ctx, NULL, "device", med, mn, ctx->reps, 2 * (int64_t)m.bytes, note);
     }
+  }
+  /* The write rate: a cudaMemsetAsync of the same buffer, bytes written only (the fill's
+   * ceiling; its row's % copy is against the copy's rate as every other row's). */
+  if (rc == 0) {
+    bench_memset_arg w = {nd_array_data(dst), (size_t)n * sizeof(float)};
+    double med, mn;
+    const bench_case *was = ctx->current;
+    ctx->current = &bench_memset_case;
+    rc = bench_time_device(ctx, bench_memset_once, &w, ctx->warmup, ctx->reps, &med, &mn);
+    if (rc == 0) {
+      char note[BENCH_NOTE_MAX];
+      snprintf(note, sizeof note, "cudaMemsetAsync of %lld MiB: the write rate", (long long)(w.bytes >> 20));
+      bench_emit_time(ctx, NULL, "device", med, mn, ctx->reps, (int64_t)w.bytes, note);
+    }
+    ctx->current = was;
   }
   nd_array_release(src);
   nd_array_release(dst);
@@ -335,7 +367,7 @@ int main(int argc, char **argv) {
     fprintf(out, "# tool: nd_bench\n# ndcuda: %s\n# device: %s\n# cuda_runtime: %d\n# cuda_driver: %d\n"
                  "# date: %s\n# quick: %d\n# reps: %d\n",
             nd_version_string(), prop.name, rt, drv, date, ctx.quick, ctx.reps);
-    fprintf(out, "case,kind,median_us,min_us,reps,bytes,gbps,pct_copy,value,note\n");
+    if (!o.sweep) fprintf(out, "case,kind,median_us,min_us,reps,bytes,gbps,pct_copy,value,note\n");
   }
   bench_print_header();
 
@@ -346,8 +378,21 @@ int main(int argc, char **argv) {
     ctx.failures++;
   }
   (void)nd_stream_pop();
-  bench_flush_rows(&ctx, 0, out);
+  bench_flush_rows(&ctx, 0, o.sweep ? NULL : out);
   ctx.current = NULL;
+
+  if (o.sweep) {
+    static const bench_case sweep_case = {"sweep", NULL, NULL, NULL, NULL, NULL};
+    ctx.current = &sweep_case;
+    (void)nd_stream_push(ctx.stream);
+    ctx.failures += bench_sweep(&ctx, out);
+    (void)nd_stream_pop();
+    if (out) fclose(out);
+    free(ctx.results);
+    (void)nd_stream_destroy(ctx.stream);
+    free(block);
+    return ctx.failures ? 1 : 0;
+  }
 
   for (int t = 0; bench_tables[t]; t++)
     for (const bench_case *c = bench_tables[t]; c->name; c++)

@@ -4,7 +4,8 @@ set(NDCUDA_SOURCES
   src/status.c
   src/vendor_status.c
   src/version.c
-  src/env.c
+  src/config.c
+  src/device.c
   src/dtype.c
   src/shape.c
   src/convert.c
@@ -33,13 +34,28 @@ list(APPEND NDCUDA_SOURCES
   linalg/decomp.c linalg/norm.c
   linalg/small_gj.cu linalg/tiny_gj.cu linalg/medium_gj.cu linalg/warp_gj.cu linalg/row_gj.cu linalg/aux.cu
   linalg/rbt.cu)
+# the randomised inverse of large matrices
+list(APPEND NDCUDA_SOURCES linalg/inv_large.c linalg/inv_large.cu)
 # elementwise: ufuncs, type resolution, the one elementwise kernel mechanism per op family
 list(APPEND NDCUDA_SOURCES
-  src/ufunc.c src/ufunc_run.c src/ufunc_ops.c
-  kernels/elementwise.cu kernels/elementwise_arith.cu kernels/elementwise_math.cu
-  kernels/elementwise_cmath.cu kernels/elementwise_compare.cu kernels/elementwise_misc.cu)
-# reductions, scans, sorting and searching
+  elementwise/ufunc.c elementwise/ufunc_run.c elementwise/ufunc_ops.c
+  elementwise/elementwise.cu elementwise/elementwise_arith.cu elementwise/elementwise_math.cu
+  elementwise/elementwise_cmath.cu elementwise/elementwise_compare.cu elementwise/elementwise_misc.cu)
+# reductions and scans
 list(APPEND NDCUDA_SOURCES
-  src/reduce_plan.c src/reduce.c src/reduce_stats.c src/scan.c src/sort.c src/search.c
-  kernels/reduce_sum.cu kernels/reduce_minmax.cu kernels/reduce_stats.cu kernels/scan.cu
-  kernels/sort_keys.cu kernels/sort_pairs.cu kernels/sort_util.cu kernels/sort_search.cu)
+  reduce/reduce_plan.c reduce/reduce.c reduce/reduce_stats.c reduce/scan.c
+  reduce/reduce_sum.cu reduce/reduce_minmax.cu reduce/reduce_stats.cu reduce/scan.cu)
+# sorting and searching
+list(APPEND NDCUDA_SOURCES
+  sort/sort.c sort/search.c
+  sort/sort_keys.cu sort/sort_pairs.cu sort/sort_util.cu sort/sort_search.cu)
+# jit: run-time compiled user kernels (NVRTC) and the kernel cache
+list(APPEND NDCUDA_SOURCES
+  jit/sha256.c jit/cache.c jit/cache_disk.c jit/helper.c jit/compile.c jit/module.c jit/elementwise.c jit/reduction.c)
+# NVRTC gets the toolkit's include directory (cooperative_groups.h, CCCL) without any search
+# at run time; CUDA_PATH or CUDA_HOME override it there.
+list(GET CUDAToolkit_INCLUDE_DIRS 0 _nd_cuda_include)
+set_source_files_properties(jit/compile.c PROPERTIES
+  COMPILE_DEFINITIONS "ND_CUDA_INCLUDE_DIR=\"${_nd_cuda_include}\"")
+# indexing: take, put, boolean masks and the advanced-indexing gather/scatter; DLPack exchange
+list(APPEND NDCUDA_SOURCES indexing/indexing.c indexing/mask.c indexing/indexing.cu src/dlpack.c)

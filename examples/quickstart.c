@@ -1,6 +1,7 @@
 /* quickstart: create arrays on the GPU, compute, copy back, print.
  *
- * Build and run from the repository root with `bash tools/quickstart`. */
+ * Build and run from the repository root with `bash tools/quickstart`.
+ * Exit status: 0 right, 1 an error or a wrong value, 77 no GPU. */
 #include <stdio.h>
 
 #include <ndcuda.h>
@@ -10,7 +11,7 @@
     nd_status st_ = (call);                                                           \
     if (st_ != ND_OK) {                                                               \
       fprintf(stderr, "%s failed: %s\n  %s\n", #call, nd_status_name(st_), nd_last_error()); \
-      return st_ == ND_ERR_NO_DEVICE ? 2 : 1;                                         \
+      return st_ == ND_ERR_NO_DEVICE ? 77 : 1;                                        \
     }                                                                                 \
   } while (0)
 
@@ -38,10 +39,17 @@ int main(void) {
   printf("a[:, ::-2] =\n");
   for (int i = 0; i < 3; i++) printf("  [%4.0f %4.0f]\n", hc[2 * i], hc[2 * i + 1]);
 
+  /* Check against what NumPy gives: a.T[i][j] = a[j][i] = 4j + i, a[:, ::-2][i] = {4i+3, 4i+1}. */
+  int wrong = 0;
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 3; j++) wrong += hb[3 * i + j] != (float)(4 * j + i);
+  for (int i = 0; i < 3; i++) wrong += hc[2 * i] != (float)(4 * i + 3) || hc[2 * i + 1] != (float)(4 * i + 1);
+  printf("quickstart: %s\n", wrong ? "WRONG values" : "ok");
+
   nd_array_release(col);
   nd_array_release(b);
   nd_array_release(t);
   nd_array_release(a);
   nd_array_release(a_flat);
-  return 0;
+  return wrong ? 1 : 0;
 }

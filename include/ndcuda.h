@@ -20,5 +20,8 @@
 #include "ndcuda/ufunc.h"
 #include "ndcuda/linalg.h"
 #include "ndcuda/random.h"
+#include "ndcuda/jit.h"
+#include "ndcuda/indexing.h"
+#include "ndcuda/interop.h"
 
 #endif /* NDCUDA_H */

@@ -189,6 +189,199 @@ template <class F> ND_CS_FN val<F> mul(F a, F b, F c, F d) {
   return mk(x, y);
 }
 
+/* ---- finite arguments at the ends of the range ------------------------------------------ */
+
+/* The formulas of the elementwise kernels that scale their arguments, as the C library's
+ * csqrt, clog, csinh, ccosh, casinh, cacosh and catanh do (glibc's, which NumPy calls on
+ * Linux: sysdeps/ieee754 s_csqrt, s_clog, s_csinh, s_ccosh, k_casinh, s_catanh): without the
+ * scaling, sqrt(-0 + 5e-324j) is inf*j, log|z| overflows for |z| near the float maximum,
+ * sin(1e-45 + 108.7j) in complex64 is inf + inf*j, and atan(max - 1.18j) has real part
+ * 3pi/8. Finite arguments only; host and device, so that test_cspecial_host.c compares them
+ * with the host's C library. */
+template <class F> ND_CS_FN F fmax_();
+template <> ND_CS_FN float fmax_<float>() { return 3.40282346638528859812e+38f; }
+template <> ND_CS_FN double fmax_<double>() { return 1.79769313486231570815e+308; }
+template <class F> ND_CS_FN F fmin_(); /* the smallest normal number */
+template <> ND_CS_FN float fmin_<float>() { return 1.17549435082228750797e-38f; }
+template <> ND_CS_FN double fmin_<double>() { return 2.22507385850720138309e-308; }
+template <class F> ND_CS_FN F eps_();
+template <> ND_CS_FN float eps_<float>() { return 1.19209289550781250000e-07f; }
+template <> ND_CS_FN double eps_<double>() { return 2.22044604925031308085e-16; }
+template <class F> ND_CS_FN F ln2_() { return (F)0.693147180559945309417232121458176568; }
+template <class F> ND_CS_FN F fabs_(F x) { return x < 0 ? -x : x; }
+
+/* log|x + iy|: near |z| = 1 through log1p so that the result keeps its digits; scaled by a
+ * power of two where hypot would overflow or lose bits to underflow. */
+template <class F> ND_CS_FN F log_abs(F x, F y) {
+  const F ax = fabs_(x), ay = fabs_(y);
+  const F hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
+  if (hi > fmax_<F>() / 4) return (F)::log((F)::hypot(x * (F)0.25, y * (F)0.25)) + 2 * ln2_<F>();
+  if (hi != 0 && hi < fmin_<F>() * (F)(1 << 20)) {
+    /* 2^k with k = 600 (double) or 80 (float): the scaled parts are normal numbers. */
+    const F up = sizeof(F) == 8 ? (F)4.149515568880993e180 : (F)1.2089258196146292e24f;
+    const F k = sizeof(F) == 8 ? (F)600 : (F)80;
+    return (F)::log((F)::hypot(x * up, y * up)) - k * ln2_<F>();
+  }
+  const F h = (F)::hypot(x, y);
+  if (h > (F)0.5 && h < (F)2) return (F)0.5 * (F)::log1p(mul_rn(hi - 1, hi + 1) + mul_rn(lo, lo));
+  return (F)::log(h);
+}
+
+/* log z for finite z. */
+template <class F> ND_CS_FN val<F> log_fin(F x, F y) { return mk(log_abs(x, y), (F)::atan2(y, x)); }
+
+/* sqrt z for finite z other than 0 (Algorithm 312, CACM 10, 1967, as FreeBSD's csqrt), with
+ * huge parts scaled down by 4 and tiny ones up by 2^54 (float 2^24) so that neither a + |z|
+ * overflows nor sqrt((a + |z|) / 2) underflows to 0. */
+template <class F> ND_CS_FN val<F> sqrt_fin(F a, F b) {
+  F scale = 1;
+  if (fabs_(a) >= fmax_<F>() / 4 || fabs_(b) >= fmax_<F>() / 4) {
+    a *= (F)0.25;
+    b *= (F)0.25;
+    scale = 2;
+  } else if (fabs_(a) < fmin_<F>() * 4 && fabs_(b) < fmin_<F>() * 4) {
+    const F up = sizeof(F) == 8 ? (F)18014398509481984.0 : (F)16777216.0f; /* 2^54, 2^24 */
+    a *= up;
+    b *= up;
+    scale = sizeof(F) == 8 ? (F)7.450580596923828125e-09 : (F)2.44140625e-04f; /* 2^-27, 2^-12 */
+  }
+  if (a >= 0) {
+    const F t = (F)::sqrt((a + (F)::hypot(a, b)) * (F)0.5);
+    return mk(t * scale, b / (2 * t) * scale);
+  }
+  const F t = (F)::sqrt((-a + (F)::hypot(a, b)) * (F)0.5);
+  return mk(fabs_(b) / (2 * t) * scale, sgn(t, b) * scale);
+}
+
+/* sinh and cosh of x + iy for finite arguments. Where exp|x| overflows but the result may
+ * not (a tiny sin y or cos y), exp|x| is applied in pieces of exp(t), t = (max_exp - 1) ln 2,
+ * as glibc's csinh and ccosh do. */
+template <class F> ND_CS_FN val<F> sinhcosh_fin(F x, F y, bool is_cosh) {
+  const F t = sizeof(F) == 8 ? (F)709.08956571282405153 : (F)88.029691931113054295f;
+  F sinix, cosix;
+  if (fabs_(y) > fmin_<F>()) {
+    sinix = (F)::sin(y);
+    cosix = (F)::cos(y);
+  } else {
+    sinix = y;
+    cosix = 1;
+  }
+  if (fabs_(x) > t) {
+    const F exp_t = (F)::exp(t);
+    F rx = fabs_(x);
+    /* sinh is odd: its real part (sinh x cos y) takes the sign of x; cosh's imaginary part
+     * (sinh x sin y) too. */
+    if (signbit(x)) {
+      if (is_cosh) sinix = -sinix;
+      else cosix = -cosix;
+    }
+    rx -= t;
+    sinix *= exp_t / 2;
+    cosix *= exp_t / 2;
+    if (rx > t) {
+      rx -= t;
+      sinix *= exp_t;
+      cosix *= exp_t;
+    }
+    if (rx > t) return mk(fmax_<F>() * cosix, fmax_<F>() * sinix); /* overflows, as it must */
+    const F ev = (F)::exp(rx);
+    return mk(ev * cosix, ev * sinix);
+  }
+  if (is_cosh) return mk(mul_rn((F)::cosh(x), cosix), mul_rn((F)::sinh(x), sinix));
+  return mk(mul_rn((F)::sinh(x), cosix), mul_rn((F)::cosh(x), sinix));
+}
+
+/* x^2 + y^2 - 1 without cancellation (glibc's __x2y2m1): the exact products as pairs, summed
+ * smallest first with error-free additions. Double; float computes it in double exactly. */
+ND_CS_FN void two_sum_ordered(double &hi, double &lo, double a, double b) { /* |a| >= |b| */
+  hi = a + b;
+  lo = (a - hi) + b;
+}
+ND_CS_FN void sort_abs(double *v, int n) {
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && fabs_(v[j - 1]) > fabs_(v[j]); j--) {
+      const double t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+}
+ND_CS_FN double x2y2m1(double x, double y) {
+  double v[5];
+  v[1] = mul_rn(x, x);
+  v[0] = ::fma(x, x, -v[1]);
+  v[3] = mul_rn(y, y);
+  v[2] = ::fma(y, y, -v[3]);
+  v[4] = -1.0;
+  sort_abs(v, 5);
+  for (int i = 0; i <= 3; i++) {
+    two_sum_ordered(v[i + 1], v[i], v[i + 1], v[i]);
+    sort_abs(v + i + 1, 4 - i);
+  }
+  return v[4] + v[3] + v[2] + v[1] + v[0];
+}
+ND_CS_FN float x2y2m1(float x, float y) {
+  const double dx = x, dy = y;
+  return (float)((dx - 1) * (dx + 1) + dy * dy);
+}
+
+/* atanh z for finite z: glibc's catanh (the real part from log of the ratio of |1 + z|^2 to
+ * |1 - z|^2 or from log1p, the imaginary part's denominator 1 - |z|^2 without cancellation,
+ * and the limits for huge |z|). */
+template <class F> ND_CS_FN val<F> atanh_fin(F x, F y) {
+  const F eps = eps_<F>();
+  F re, im;
+  if (fabs_(x) >= 16 / eps || fabs_(y) >= 16 / eps) {
+    im = sgn(pi2<F>(), y);
+    if (fabs_(y) <= 1) {
+      re = 1 / x;
+    } else if (fabs_(x) <= 1) {
+      re = x / y / y;
+    } else {
+      const F h = (F)::hypot(x / 2, y / 2);
+      re = x / h / h / 4;
+    }
+    return mk(re, im);
+  }
+  if (fabs_(x) == 1 && fabs_(y) < eps * eps) {
+    re = sgn((F)0.5, x) * (ln2_<F>() - (F)::log(fabs_(y)));
+  } else {
+    const F i2 = fabs_(y) >= eps * eps ? mul_rn(y, y) : (F)0;
+    F num = 1 + x;
+    num = i2 + mul_rn(num, num);
+    F den = 1 - x;
+    den = i2 + mul_rn(den, den);
+    const F f = num / den;
+    if (f < (F)0.5) re = (F)0.25 * (F)::log(f);
+    else re = (F)0.25 * (F)::log1p(4 * x / den);
+  }
+  F absx = fabs_(x), absy = fabs_(y), den;
+  if (absx < absy) {
+    const F t = absx;
+    absx = absy;
+    absy = t;
+  }
+  if (absy < eps / 2) {
+    den = mul_rn(1 - absx, 1 + absx);
+    if (den == 0) den = 0;
+  } else if (absx >= 1) {
+    den = mul_rn(1 - absx, 1 + absx) - mul_rn(absy, absy);
+  } else if (absx >= (F)0.75 || absy >= (F)0.5) {
+    den = -x2y2m1(absx, absy);
+  } else {
+    den = mul_rn(1 - absx, 1 + absx) - mul_rn(absy, absy);
+  }
+  im = (F)0.5 * (F)::atan2(2 * y, den);
+  return mk(re, im);
+}
+
+/* asinh and acosh for |x| or |y| >= 1 / eps, where z + sqrt(z^2 +- 1) is 2z to working
+ * precision and the squares would overflow: log(2z) (glibc's k_casinh), by quadrant. */
+template <class F> ND_CS_FN bool big_arg(F x, F y) { return fabs_(x) >= 1 / eps_<F>() || fabs_(y) >= 1 / eps_<F>(); }
+template <class F> ND_CS_FN val<F> asinh_big(F x, F y) {
+  return mk(sgn(log_abs(x, y) + ln2_<F>(), x), sgn((F)::atan2(fabs_(y), fabs_(x)), y));
+}
+template <class F> ND_CS_FN val<F> acosh_big(F x, F y) { return mk(log_abs(x, y) + ln2_<F>(), (F)::atan2(y, x)); }
+
 }  // namespace cs
 }  // namespace ndk
 

@@ -15,15 +15,16 @@
 #include <utility>
 
 #include "kernels/kernel_types.h"
+#include "src/device.h"
 #include "src/internal.h"
 
 #define ND_K_THREADS 256
 #define ND_K_BLOCKS_PER_SM 8
 
-/* Number of multiprocessors of the current device, cached per device. */
-int nd_k_sm_count(void);
-/* Compute capability major of the current device, cached per device; 0 if it cannot be read. */
-int nd_k_cc_major(void);
+/* The current device's multiprocessor count and compute capability major, from the device
+ * module (src/device.h), which caches them per device. */
+static inline int nd_k_sm_count(void) { return nd__device_sm_count(); }
+static inline int nd_k_cc_major(void) { return nd__device_cc_major(); }
 
 /* A 1-d grid of `blocks` blocks, clamped to the grid's x limit (2^31 - 1); kernels launched with
  * it loop over the work beyond the limit. */
@@ -70,15 +71,14 @@ __device__ __forceinline__ int64_t nd_k_offset1(int64_t i, const nd_kloop &L, co
   return oa;
 }
 
-/* Reports a failed launch (bad configuration, no kernel image for this device) as a status. */
-#define ND_K_LAUNCHED() ND_CUDA(cudaGetLastError())
-
 /* ---- launching through the driver ----------------------------------------------------------
  *
- * `nd_k_go<kernel>(grid, block, smem, stream, args...)` launches like kernel<<<grid, block, smem,
- * stream>>>(args...) and returns the launch's error. It is for the paths where the launch is
- * most of an operation's host cost (elementwise, fill, copy, reductions, sequences): the
- * runtime's <<<>>> looks the kernel up from its host stub on every launch, while here each
+ * Every kernel of the library launches here: `nd_k_go<kernel>(grid, block, smem, stream,
+ * args...)` launches like kernel<<<grid, block, smem, stream>>>(args...) and returns the
+ * launch's error; `nd_k_launch<kernel>(...)` does the same for launchers that report through
+ * ND_K_LAUNCHED() afterwards. The launch is most of the host cost of the small operations
+ * (elementwise, fill, copy, reductions, sequences): the runtime's <<<>>> looks the kernel up
+ * from its host stub on every launch, while here each
  * kernel's context-independent handle (cudaGetKernel) is taken once, and the driver's
  * cuLaunchKernel (found once through cudaGetDriverEntryPointByVersion, so the library links no
  * libcuda) is called with it. When the calling thread's context is its device's primary
@@ -132,6 +132,26 @@ inline cudaError_t nd_k_go(dim3 grid, dim3 block, size_t smem, cudaStream_t st, 
   return nd_k_go_sig<K>(K, grid, block, smem, st, std::forward<A>(a)...);
 }
 
+/* The first error of this thread's nd_k_launch calls since the last ND_K_LAUNCHED(). */
+extern thread_local cudaError_t nd_k_failed;
+
+template <auto K, class... A>
+inline void nd_k_launch(dim3 grid, dim3 block, size_t smem, cudaStream_t st, A &&...a) {
+  const cudaError_t e = nd_k_go<K>(grid, block, smem, st, std::forward<A>(a)...);
+  if (e != cudaSuccess && nd_k_failed == cudaSuccess) nd_k_failed = e;
+}
+
+/* The error of the launches since the last call (nd_k_launch's record, else CUDA's last error),
+ * cleared. */
+static inline cudaError_t nd_k_take_error(void) {
+  const cudaError_t e = nd_k_failed;
+  nd_k_failed = cudaSuccess;
+  return e != cudaSuccess ? e : cudaGetLastError();
+}
+
+/* Reports a failed launch (bad configuration, no kernel image for this device) as a status. */
+#define ND_K_LAUNCHED() ND_CUDA(nd_k_take_error())
+
 /* Kernel K's shared-memory attributes, set once per instance and device (the first 32 devices;
  * others on every call) rather than before every launch: the opt-in above 48 KiB of dynamic
  * shared memory when `bytes` (the most any launch of K asks for) needs it, and with
@@ -140,7 +160,7 @@ template <auto K>
 inline nd_status nd_k_smem_once(size_t bytes, bool prefer_shared) {
   static std::atomic<unsigned> done{0};
   int dev = 0;
-  ND_TRY(ND_CUDA((cudaError_t)nd_k_device(&dev)));
+  ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
   if (dev < 32 && (done.load(std::memory_order_acquire) >> dev & 1u)) return ND_OK;
   if (bytes > 48 * 1024)
     ND_TRY(ND_CUDA(cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)));

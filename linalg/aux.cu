@@ -287,7 +287,7 @@ extern "C" nd_status nd_lk_first_reset(unsigned long long *first, void *stream) 
 extern "C" nd_status nd_lk_info_first(const int *info, int64_t count, unsigned long long *first,
                                       void *stream) {
   if (count == 0) return ND_OK;
-  k_info_first<<<nd_k_blocks(count, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(info, count, first);
+  nd_k_launch<k_info_first>(nd_k_blocks(count, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream, info, count, first);
   return ND_K_LAUNCHED();
 }
 
@@ -297,10 +297,10 @@ extern "C" nd_status nd_lk_identity(nd_lk_mat x, int dtype, int n, int64_t batch
   cudaStream_t st = (cudaStream_t)stream;
   const unsigned blocks = nd_k_blocks(total, ND_K_THREADS);
   switch (dtype) {
-    case 10: k_identity<float><<<blocks, ND_K_THREADS, 0, st>>>(x, n, total); break;
-    case 11: k_identity<double><<<blocks, ND_K_THREADS, 0, st>>>(x, n, total); break;
-    case 12: k_identity<nd_c64><<<blocks, ND_K_THREADS, 0, st>>>(x, n, total); break;
-    case 13: k_identity<nd_c128><<<blocks, ND_K_THREADS, 0, st>>>(x, n, total); break;
+    case 10: nd_k_launch<k_identity<float>>(blocks, ND_K_THREADS, 0, st, x, n, total); break;
+    case 11: nd_k_launch<k_identity<double>>(blocks, ND_K_THREADS, 0, st, x, n, total); break;
+    case 12: nd_k_launch<k_identity<nd_c64>>(blocks, ND_K_THREADS, 0, st, x, n, total); break;
+    case 13: nd_k_launch<k_identity<nd_c128>>(blocks, ND_K_THREADS, 0, st, x, n, total); break;
     default: return nd__error(ND_ERR_INTERNAL, "nd_lk_identity: dtype %d", dtype);
   }
   return ND_K_LAUNCHED();
@@ -308,7 +308,7 @@ extern "C" nd_status nd_lk_identity(nd_lk_mat x, int dtype, int n, int64_t batch
 
 extern "C" nd_status nd_lk_pointer_array(void **ptrs, char *base, int64_t stride, int64_t batch, void *stream) {
   if (batch == 0) return ND_OK;
-  k_pointer_array<<<nd_k_blocks(batch, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream>>>(ptrs, base, stride, batch);
+  nd_k_launch<k_pointer_array>(nd_k_blocks(batch, ND_K_THREADS), ND_K_THREADS, 0, (cudaStream_t)stream, ptrs, base, stride, batch);
   return ND_K_LAUNCHED();
 }
 
@@ -318,10 +318,10 @@ extern "C" nd_status nd_lk_lu_det(int mode, int dtype, int n, int64_t batch, con
   cudaStream_t st = (cudaStream_t)stream;
   const unsigned blocks = (unsigned)(batch < 65535 ? batch : 65535);
   switch (dtype) {
-    case 10: k_lu_det<float><<<blocks, 128, 0, st>>>(mode, n, batch, (const float *)lu, ipiv, info, (float *)det, (float *)logdet); break;
-    case 11: k_lu_det<double><<<blocks, 128, 0, st>>>(mode, n, batch, (const double *)lu, ipiv, info, (double *)det, (double *)logdet); break;
-    case 12: k_lu_det<nd_c64><<<blocks, 128, 0, st>>>(mode, n, batch, (const nd_c64 *)lu, ipiv, info, (nd_c64 *)det, (float *)logdet); break;
-    case 13: k_lu_det<nd_c128><<<blocks, 128, 0, st>>>(mode, n, batch, (const nd_c128 *)lu, ipiv, info, (nd_c128 *)det, (double *)logdet); break;
+    case 10: nd_k_launch<k_lu_det<float>>(blocks, 128, 0, st, mode, n, batch, (const float *)lu, ipiv, info, (float *)det, (float *)logdet); break;
+    case 11: nd_k_launch<k_lu_det<double>>(blocks, 128, 0, st, mode, n, batch, (const double *)lu, ipiv, info, (double *)det, (double *)logdet); break;
+    case 12: nd_k_launch<k_lu_det<nd_c64>>(blocks, 128, 0, st, mode, n, batch, (const nd_c64 *)lu, ipiv, info, (nd_c64 *)det, (float *)logdet); break;
+    case 13: nd_k_launch<k_lu_det<nd_c128>>(blocks, 128, 0, st, mode, n, batch, (const nd_c128 *)lu, ipiv, info, (nd_c128 *)det, (double *)logdet); break;
     default: return nd__error(ND_ERR_INTERNAL, "nd_lk_lu_det: dtype %d", dtype);
   }
   return ND_K_LAUNCHED();
@@ -331,8 +331,8 @@ extern "C" nd_status nd_lk_conj(const nd_kloop *L, const nd_koperand *d, const n
   if (L->count == 0) return ND_OK;
   cudaStream_t st = (cudaStream_t)stream;
   const unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
-  if (s->dtype == 12) k_conj<nd_c64><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s);
-  else if (s->dtype == 13) k_conj<nd_c128><<<blocks, ND_K_THREADS, 0, st>>>(*L, *d, *s);
+  if (s->dtype == 12) nd_k_launch<k_conj<nd_c64>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s);
+  else if (s->dtype == 13) nd_k_launch<k_conj<nd_c128>>(blocks, ND_K_THREADS, 0, st, *L, *d, *s);
   else return nd__error(ND_ERR_INTERNAL, "nd_lk_conj: dtype %d is not complex", s->dtype);
   return ND_K_LAUNCHED();
 }
@@ -348,11 +348,11 @@ extern "C" nd_status nd_lk_matmul_int(int dtype, int64_t batch, int64_t m, int64
   dim3 grid((unsigned)gx, (unsigned)((m + 15) / 16), (unsigned)(batch < 65535 ? batch : 65535));
   dim3 block(16, 16);
   switch (dtype) {
-    case 0: k_matmul_int<uint8_t><<<grid, block, 0, st>>>(1, m, n, k, a, b, c, batch); break;
-    case 1: case 5: k_matmul_int<uint8_t><<<grid, block, 0, st>>>(0, m, n, k, a, b, c, batch); break;
-    case 2: case 6: k_matmul_int<uint16_t><<<grid, block, 0, st>>>(0, m, n, k, a, b, c, batch); break;
-    case 3: case 7: k_matmul_int<uint32_t><<<grid, block, 0, st>>>(0, m, n, k, a, b, c, batch); break;
-    case 4: case 8: k_matmul_int<uint64_t><<<grid, block, 0, st>>>(0, m, n, k, a, b, c, batch); break;
+    case 0: nd_k_launch<k_matmul_int<uint8_t>>(grid, block, 0, st, 1, m, n, k, a, b, c, batch); break;
+    case 1: case 5: nd_k_launch<k_matmul_int<uint8_t>>(grid, block, 0, st, 0, m, n, k, a, b, c, batch); break;
+    case 2: case 6: nd_k_launch<k_matmul_int<uint16_t>>(grid, block, 0, st, 0, m, n, k, a, b, c, batch); break;
+    case 3: case 7: nd_k_launch<k_matmul_int<uint32_t>>(grid, block, 0, st, 0, m, n, k, a, b, c, batch); break;
+    case 4: case 8: nd_k_launch<k_matmul_int<uint64_t>>(grid, block, 0, st, 0, m, n, k, a, b, c, batch); break;
     default: return nd__error(ND_ERR_INTERNAL, "nd_lk_matmul_int: dtype %d", dtype);
   }
   return ND_K_LAUNCHED();
@@ -364,9 +364,9 @@ extern "C" nd_status nd_lk_reduce(int op, int post, double p, const nd_kloop *L,
   cudaStream_t st = (cudaStream_t)stream;
   if (L->count < (int64_t)nd_k_sm_count() * 64 && len > 64) {
     int64_t blocks = L->count < 65535 ? L->count : 65535;
-    k_reduce_block<<<(unsigned)blocks, 256, 0, st>>>(op, post, p, *L, *d, *s, len, sstride);
+    nd_k_launch<k_reduce_block>((unsigned)blocks, 256, 0, st, op, post, p, *L, *d, *s, len, sstride);
   } else {
-    k_reduce_thread<<<nd_k_blocks(L->count, 128), 128, 0, st>>>(op, post, p, *L, *d, *s, len, sstride);
+    nd_k_launch<k_reduce_thread>(nd_k_blocks(L->count, 128), 128, 0, st, op, post, p, *L, *d, *s, len, sstride);
   }
   return ND_K_LAUNCHED();
 }
@@ -378,10 +378,10 @@ extern "C" nd_status nd_lk_scale_rows_pinv(int dtype, int64_t batch, int64_t row
   cudaStream_t st = (cudaStream_t)stream;
   const unsigned blocks = nd_k_blocks(total, ND_K_THREADS);
   switch (dtype) {
-    case 10: k_scale_rows_pinv<float><<<blocks, ND_K_THREADS, 0, st>>>(batch, rows, cols, (float *)x, (const float *)s, rcond); break;
-    case 11: k_scale_rows_pinv<double><<<blocks, ND_K_THREADS, 0, st>>>(batch, rows, cols, (double *)x, (const double *)s, rcond); break;
-    case 12: k_scale_rows_pinv<nd_c64><<<blocks, ND_K_THREADS, 0, st>>>(batch, rows, cols, (nd_c64 *)x, (const float *)s, rcond); break;
-    case 13: k_scale_rows_pinv<nd_c128><<<blocks, ND_K_THREADS, 0, st>>>(batch, rows, cols, (nd_c128 *)x, (const double *)s, rcond); break;
+    case 10: nd_k_launch<k_scale_rows_pinv<float>>(blocks, ND_K_THREADS, 0, st, batch, rows, cols, (float *)x, (const float *)s, rcond); break;
+    case 11: nd_k_launch<k_scale_rows_pinv<double>>(blocks, ND_K_THREADS, 0, st, batch, rows, cols, (double *)x, (const double *)s, rcond); break;
+    case 12: nd_k_launch<k_scale_rows_pinv<nd_c64>>(blocks, ND_K_THREADS, 0, st, batch, rows, cols, (nd_c64 *)x, (const float *)s, rcond); break;
+    case 13: nd_k_launch<k_scale_rows_pinv<nd_c128>>(blocks, ND_K_THREADS, 0, st, batch, rows, cols, (nd_c128 *)x, (const double *)s, rcond); break;
     default: return nd__error(ND_ERR_INTERNAL, "nd_lk_scale_rows_pinv: dtype %d", dtype);
   }
   return ND_K_LAUNCHED();
@@ -392,8 +392,8 @@ extern "C" nd_status nd_lk_rank(int real_dtype, int64_t batch, int64_t k, const 
   if (batch == 0) return ND_OK;
   cudaStream_t st = (cudaStream_t)stream;
   const unsigned blocks = nd_k_blocks(batch, 128);
-  if (real_dtype == 10) k_rank<float><<<blocks, 128, 0, st>>>(batch, k, (const float *)s, tol, tol_scale, rank);
-  else k_rank<double><<<blocks, 128, 0, st>>>(batch, k, (const double *)s, tol, tol_scale, rank);
+  if (real_dtype == 10) nd_k_launch<k_rank<float>>(blocks, 128, 0, st, batch, k, (const float *)s, tol, tol_scale, rank);
+  else nd_k_launch<k_rank<double>>(blocks, 128, 0, st, batch, k, (const double *)s, tol, tol_scale, rank);
   return ND_K_LAUNCHED();
 }
 
@@ -402,7 +402,7 @@ extern "C" nd_status nd_lk_ratio_first_last(int real_dtype, int64_t batch, int64
   if (batch == 0 || k == 0) return ND_OK;
   cudaStream_t st = (cudaStream_t)stream;
   const unsigned blocks = nd_k_blocks(batch, 128);
-  if (real_dtype == 10) k_ratio<float><<<blocks, 128, 0, st>>>(batch, k, (const float *)s, inverse, (float *)out);
-  else k_ratio<double><<<blocks, 128, 0, st>>>(batch, k, (const double *)s, inverse, (double *)out);
+  if (real_dtype == 10) nd_k_launch<k_ratio<float>>(blocks, 128, 0, st, batch, k, (const float *)s, inverse, (float *)out);
+  else nd_k_launch<k_ratio<double>>(blocks, 128, 0, st, batch, k, (const double *)s, inverse, (double *)out);
   return ND_K_LAUNCHED();
 }

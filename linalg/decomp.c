@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
+#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
 
@@ -80,7 +81,7 @@ static nd_status nd__check_int(const char *fn, int64_t v) {
 /* ---- cholesky ------------------------------------------------------------------------------- */
 
 nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd_array **out, nd_array **info) {
-  const char *fn = "nd_linalg_cholesky";
+  const char *fn = "nd_linalg_cholesky_ex";
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   int checked;
@@ -110,8 +111,11 @@ nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd
     void *h = NULL;
     if (st == ND_OK) st = nd__cusolver_for(fn, s, &h);
     if (st == ND_OK && checked) st = nd__linalg_scratch(fn, s, 8, &first);
-    /* Row-major lower = column-major upper of the same buffer (see the file comment). */
-    const cublasFillMode_t uplo = upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    /* Row-major lower = column-major upper of the same buffer (see the file comment). The
+     * lower factor is always computed and upper=1 returns its conjugate transpose, as NumPy
+     * defines it: potrf with the other fill mode returned a factor of an indefinite 128 x 128
+     * matrix (diag(4, ..., 4, -1)) with info 0, where this one reports the failed minor. */
+    const cublasFillMode_t uplo = CUBLAS_FILL_MODE_UPPER;
     const int use_batched = batch > 1 && n <= 64 && batch <= INT_MAX;
     int lwork = 0;
     if (st == ND_OK && use_batched) st = nd__linalg_scratch(fn, s, batch * (int64_t)sizeof(void *), &ptrs);
@@ -157,7 +161,16 @@ nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd
     st = nd_array_fill(inf, nd_scalar_int(0));
   }
   /* The factor's other triangle holds the input's values: zero it. */
-  if (st == ND_OK) st = upper ? nd_triu(w, 0, &res) : nd_tril(w, 0, &res);
+  if (st == ND_OK) st = nd_tril(w, 0, &res);
+  if (st == ND_OK && upper) {
+    nd_array *lt = NULL, *u = NULL;
+    st = nd_array_swapaxes(res, -1, -2, &lt);
+    const int cplx = dt == ND_COMPLEX64 || dt == ND_COMPLEX128;
+    if (st == ND_OK) st = nd__emit(fn, lt, nd, a->shape, cplx, &u);
+    nd_array_release(lt);
+    nd_array_release(res);
+    res = u;
+  }
   nd_array_release(w);
   nd_array_release(w3);
   nd_array_release(a3);
@@ -176,6 +189,7 @@ nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd
 }
 
 nd_status nd_linalg_cholesky(const nd_array *a, int upper, nd_array **out) {
+  ND__API_SCOPE("nd_linalg_cholesky");
   return nd_linalg_cholesky_ex(a, upper, 0, out, NULL);
 }
 

@@ -17,6 +17,7 @@
 #include <cusolverDn.h>
 
 #include "linalg/kernels.h"
+#include "src/device.h"
 #include "linalg/linalg_internal.h"
 
 #define ND__LA_MAX_DEVICES 64
@@ -113,7 +114,7 @@ nd_status nd__linalg_begin_writes(nd__sync *sync, int n, nd__buffer *const *bufs
 }
 
 nd_status nd__linalg_check_capture(const char *fn, nd_stream *s) {
-  if (nd_k_stream_capturing(s->cu) > 0) /* an unanswered query lets the call go on */
+  if (nd__stream_capturing(s->cu) > 0) /* an unanswered query lets the call go on */
     return nd__error(ND_ERR_STREAM, "%s: checked mode waits on the host for the info array, which "
                      "is not allowed while the current stream is captured into a graph; use "
                      "nd_linalg_set_checked(0) or ND_LINALG_UNCHECKED and read the info array", fn);

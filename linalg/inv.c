@@ -13,6 +13,8 @@
  *   cuSOLVER getrf per matrix, then getrs (inverse: against identities written straight into
  *   the result; solve: against a column-major copy of b) or the LU diagonal; real solves of
  *   order > 128 in checked mode first try the randomised solve (nd__solve_rbt below).
+ *   Real inverses of order >= 512 in checked mode whose rows are diagonally dominant first go
+ *   without pivoting (linalg/inv_large.c).
  *
  * Row-major data seen by the column-major library is the transpose: getrf of the buffer of A
  * factors A^T, so getrs with CUBLAS_OP_N against I yields inv(A^T) column-major, which read
@@ -24,8 +26,11 @@
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
+#include "src/api_scope.h"
+#include "linalg/inv_large.h"
 #include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
+#include "src/device.h"
 #include "linalg/products.h"
 
 /* ---- cuSOLVER by dtype ---------------------------------------------------------------------- */
@@ -181,16 +186,21 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
   p.info = f->info ? (int *)nd__data(f->info) : NULL;
   p.first = f->first ? (unsigned long long *)f->first->ptr : NULL;
 
-  if (n <= 32 || nd_lk_gj_medium_ok(dt, n)) {
+  const nd__gj_route route = nd__gj_plan(mode, dt, n, nd__device_cc_major());
+  if (route != ND__GJ_VENDOR) {
     ND_TRY(nd__sync_begin(&sync));
     nd_status st = ND_OK;
     if (p.first) st = nd_lk_first_reset(p.first, s->cu);
     if (st == ND_OK) {
-      if (mode == ND_LK_INV && nd_lk_inv_tiny_ok(dt, n)) st = nd_lk_inv_tiny(&p, s->cu);
-      else if (mode == ND_LK_INV && nd_lk_inv_tc_ok(dt, n)) st = nd_lk_inv_tc(&p, s->cu);
-      else if (mode == ND_LK_INV && nd_lk_inv_rows_ok(dt, n)) st = nd_lk_inv_rows(&p, s->cu);
-      else if (mode == ND_LK_INV && nd_lk_inv_warp_ok(dt, n)) st = nd_lk_gj_medium(&p, s->cu);
-      else st = n <= 32 ? nd_lk_gj_small(&p, s->cu) : nd_lk_gj_medium(&p, s->cu);
+      switch (route) {
+        case ND__GJ_TINY: st = nd_lk_inv_tiny(&p, s->cu); break;
+        case ND__GJ_TC: st = nd_lk_inv_tc(&p, s->cu); break;
+        case ND__GJ_ROWS: st = nd_lk_inv_rows(&p, s->cu); break;
+        case ND__GJ_SMALL: st = nd_lk_gj_small(&p, s->cu); break;
+        case ND__GJ_WARP: /* nd_lk_gj_medium picks its one-warp kernel for these orders */
+        case ND__GJ_MEDIUM: st = nd_lk_gj_medium(&p, s->cu); break;
+        default: st = nd__error(ND_ERR_INTERNAL, "%s: inverse route %d", fn, (int)route); break;
+      }
     }
     if (st != ND_OK) return nd__linalg_ctx(fn, st);
     return nd__sync_end(&sync);
@@ -289,7 +299,7 @@ static nd_status nd__square_front(const char *fn, const nd_array *a, nd_dtype *d
 /* ---- public: inv ---------------------------------------------------------------------------- */
 
 nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **out, nd_array **info) {
-  const char *fn = "nd_linalg_inv";
+  const char *fn = "nd_linalg_inv_ex";
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   int checked;
@@ -309,9 +319,11 @@ nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **out, nd
     if (f.info) st = nd_array_fill(f.info, nd_scalar_int(0));
   } else if (st == ND_OK) {
     nd_lk_mat am;
-    st = nd__prep_mat(fn, a, dt, &akeep, &am);
-    if (st == ND_OK) st = nd__factor_run(fn, s, ND_LK_INV, dt, n, batch, akeep, am, x, NULL, NULL, &f);
-    if (st == ND_OK && f.first)
+    int done = 0; /* large row-dominant matrices without pivoting (linalg/inv_large.c), checked mode only */
+    if (checked && nd__inv_large_ok(dt, n, batch)) st = nd__inv_large(fn, s, dt, n, batch, a, x, f.info, &done);
+    if (st == ND_OK && !done) st = nd__prep_mat(fn, a, dt, &akeep, &am);
+    if (st == ND_OK && !done) st = nd__factor_run(fn, s, ND_LK_INV, dt, n, batch, akeep, am, x, NULL, NULL, &f);
+    if (st == ND_OK && f.first && !done)
       st = nd__linalg_wait_first(fn, s, f.first->ptr, (int *)nd__data(f.info), nd - 2, a->shape, ND_ERR_SINGULAR);
   }
   nd_array_release(akeep);
@@ -326,7 +338,10 @@ nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **out, nd
   return ND_OK;
 }
 
-nd_status nd_linalg_inv(const nd_array *a, nd_array **out) { return nd_linalg_inv_ex(a, 0, out, NULL); }
+nd_status nd_linalg_inv(const nd_array *a, nd_array **out) {
+  ND__API_SCOPE("nd_linalg_inv");
+  return nd_linalg_inv_ex(a, 0, out, NULL);
+}
 
 /* ---- public: det, slogdet ------------------------------------------------------------------- */
 
@@ -482,14 +497,14 @@ static nd_status nd__solve_lu(const char *fn, nd_stream *s, nd_dtype dt, const n
  *      of 64 with identity; cuSOLVER getrf without pivoting;
  *   2. x = W1 U^-1 L^-1 W0^T b, one step of iterative refinement with the residual b - A x
  *      taken against the original A (cuBLAS gemm);
- *   3. the answer is accepted only if getrf's info is 0, no pivot is at or below 1e-10 ||A||_F
- *      (singular input leaves a pivot of the size of the rounding errors), and every column's
- *      residual after refinement satisfies
- *      ||b - A x||_inf <= max(16, sqrt(n)) * eps * ||A||_F * ||x||_inf, all finite.
+ *   3. the answer is accepted only if the acceptance check (nd_lk_rbt_check in linalg/rbt.cu,
+ *      the one place the rule and its tolerances live: getrf's info, the smallest pivot, and
+ *      every column's residual after refinement against ||A||_F ||x||_inf) passes for every
+ *      matrix of the batch.
  * Otherwise (singular or nearly singular input, NaN/inf, a rare bad transform) the whole call
  * runs the partial-pivoting path (nd__solve_lu), so what is reported as singular is decided
  * exactly as before. float32 input is solved in float64 and rounded. Unchecked mode, which may
- * not wait, always takes the partial-pivoting path. ND_SOLVE_RBT=0 turns this path off. */
+ * not wait, always takes the partial-pivoting path. ND_SOLVE_RBT=0 (src/config.h) turns this path off. */
 #define ND__RBT_MIN_N 129 /* the orders below go to the on-chip kernels (inverse, then a product) */
 
 static _Thread_local int64_t nd__rbt_counts[2]; /* accepted, sent to partial pivoting */
@@ -500,7 +515,7 @@ int64_t nd__solve_rbt_count(int fell_back) { return nd__rbt_counts[fell_back != 
  * 16 (the triangular solves' grid). */
 static int nd__solve_rbt_ok(nd_dtype dt, int64_t n, int64_t k) {
   return (dt == ND_FLOAT32 || dt == ND_FLOAT64) && n >= ND__RBT_MIN_N && n <= 46336 && k <= 65535 * 16 &&
-         nd__env_flag("ND_SOLVE_RBT", 1);
+         nd__config_flag(ND__CFG_SOLVE_RBT);
 }
 
 static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_plan *p, const nd_array *av,
@@ -625,7 +640,7 @@ static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_pla
 
 nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out,
                              nd_array **info) {
-  const char *fn = "nd_linalg_solve";
+  const char *fn = "nd_linalg_solve_ex";
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, out);
@@ -633,9 +648,8 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
   ND_TRY(nd__linalg_flags(fn, flags, &checked, NULL));
   nd__solve_plan p;
   ND_TRY(nd__solve_shapes(fn, a->ndim, a->shape, b->ndim, b->shape, &p));
-  nd_dtype dt0, dt;
-  ND_TRY(nd_promote_types(a->dtype, b->dtype, &dt0));
-  ND_TRY(nd__linalg_compute_dtype(fn, dt0, &dt));
+  nd_dtype dt;
+  ND_TRY(nd__linalg_common_dtype(fn, a->dtype, b->dtype, &dt));
   if (p.n > INT_MAX) return nd__error(ND_ERR_NOT_IMPLEMENTED, "%s: order %lld too large", fn, (long long)p.n);
   nd_stream *s;
   ND_TRY(nd__array_stream(fn, a, &s));
@@ -728,5 +742,6 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
 }
 
 nd_status nd_linalg_solve(const nd_array *a, const nd_array *b, nd_array **out) {
+  ND__API_SCOPE("nd_linalg_solve");
   return nd_linalg_solve_ex(a, b, 0, out, NULL);
 }

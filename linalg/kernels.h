@@ -68,8 +68,8 @@ int nd_lk_inv_rows_ok(int dtype, int n);
 
 /* Inverse only, float64 16 < n <= 32 on devices of compute capability 8.0 and later
  * (nd_lk_inv_tc_ok): one warp per matrix with the updates on the float64 tensor cores
- * (linalg/warp_gj.cu); preferred there to nd_lk_gj_medium's one-warp kernel, which ND_INV_TC=0
- * selects instead. Same contract as nd_lk_gj_small in mode ND_LK_INV. */
+ * (linalg/warp_gj.cu); preferred there to nd_lk_gj_medium's one-warp kernel (the plan of
+ * linalg/plan.c chooses). Same contract as nd_lk_gj_small in mode ND_LK_INV. */
 nd_status nd_lk_inv_tc(const nd_lk_gj *p, void *stream);
 int nd_lk_inv_tc_ok(int dtype, int n);
 
@@ -103,9 +103,10 @@ nd_status nd_lk_tri_link(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_
 nd_status nd_lk_trsm_blocks(const nd_lk_rbt *p, const void *tri, int64_t tr, int64_t tc, int lower, const void *dinv,
                             const void *mlink, void *y, int *sync, void *stream);
 int64_t nd_lk_trsm_sync_ints(int np, int k);
-/* atomicMin(first, index) unless info is 0, the diagonal of lu is finite with no entry at or below
- * 1e-10 times ||M||_F, and every column of r (the residual b - A x, rows < n) is finite with
- * ||r||_inf <= max(16, sqrt(n)) * eps * sqrt(*normsq) * ||x||_inf. */
+/* The acceptance check of the randomised solve (its rule and tolerances are stated once, beside
+ * the launcher in linalg/rbt.cu): atomicMin(first, index) unless info is 0, the diagonal of lu
+ * is finite with no tiny entry against sqrt(*normsq) = ||M||_F, and every column of r (the
+ * residual b - A x, rows < n) is finite and small against ||M||_F ||x||_inf. */
 nd_status nd_lk_rbt_check(const nd_lk_rbt *p, const void *lu, const int *info, const void *r, const void *x,
                           const double *normsq, unsigned long long *first, int64_t index, void *stream);
 

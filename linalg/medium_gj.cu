@@ -1,6 +1,6 @@
 /* Batched Gauss-Jordan for medium matrices (32 < n <= 128: inverse, det, slogdet), and the
  * inverse of float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp per matrix at TN = 32 (k_gjw)
- * on devices without float64 tensor cores (or with ND_INV_TC=0; warp_gj.cu otherwise).
+ * on devices without float64 tensor cores (or in tests with nd__linalg_set_inv_tc(0); warp_gj.cu otherwise).
  *
  * Algorithm. The in-place Gauss-Jordan of small_gj.cu (implicit row pivoting: rows never
  * move; the pivot of step k is the unused row with the largest |a[r][k]|, ties to the lowest
@@ -167,7 +167,10 @@ __device__ __forceinline__ void nd_gjb_factor(T (&pw)[TN / 32][B], nd_gjb_piv<T>
           else if (q == qp) below += __popc(m & ((1u << src) - 1u));
         }
         ps.parity ^= (prow - below) & 1;
-        ps.det = ps.det * pk;
+        /* The phase and the log of the magnitude, never the product itself: 128 complex64
+         * pivots overflow float, and inf * inf in complex arithmetic is NaN (a NaN sign
+         * where NumPy's is finite). */
+        ps.det = ps.det * nd_phase(pk);
         ps.logabs += log(nd_abs(pk));
       }
     }
@@ -211,9 +214,12 @@ template <typename T>
 __device__ __forceinline__ void nd_gjb_results(const nd_lk_gj &p, int64_t b, const nd_gjb_piv<T> &ps) {
   typedef typename nd_real_of<T>::type R;
   if (p.mode == ND_LK_DET) {
-    ((T *)p.det)[b] = ps.fail ? nd_zero<T>() : (ps.parity ? nd_zero<T>() - ps.det : ps.det);
+    /* NumPy's det is sign * exp(logdet) (umath_linalg's det_from_slogdet): an overflow is
+     * +-inf, not NaN. */
+    T sign = ps.parity ? nd_zero<T>() - ps.det : ps.det;
+    ((T *)p.det)[b] = ps.fail ? nd_zero<T>() : sign * nd_from_real<T>(exp((double)ps.logabs));
   } else if (p.mode == ND_LK_SLOGDET) {
-    T sign = nd_phase(ps.det);
+    T sign = ps.det; /* already a product of phases */
     if (ps.parity) sign = nd_zero<T>() - sign;
     ((T *)p.det)[b] = ps.fail ? nd_zero<T>() : sign;
     ((R *)p.logdet)[b] = ps.fail ? R(-INFINITY) : ps.logabs;
@@ -646,7 +652,7 @@ template <typename T, int TN, int RT, int CT, int B, int MINB, bool STASH>
 nd_status nd_gjb_launch_sync(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = nd_gjb_smem<T, TN, B, 1>();
   ND_TRY((nd_k_smem_once<k_gjb_sync<T, TN, RT, CT, B, MINB, STASH>>(smem, false)));
-  k_gjb_sync<T, TN, RT, CT, B, MINB, STASH><<<(unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / CT), smem, st>>>(*p);
+  nd_k_launch<k_gjb_sync<T, TN, RT, CT, B, MINB, STASH>>((unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / CT), smem, st, *p);
   return ND_K_LAUNCHED();
 }
 
@@ -654,7 +660,7 @@ template <typename T, int TN, int RT, int MINB>
 nd_status nd_gjb_launch_la(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = nd_gjb_smem<T, TN, RT, 2>() + TN * sizeof(int); /* the second step map */
   ND_TRY((nd_k_smem_once<k_gjb_la<T, TN, RT, MINB>>(smem, false)));
-  k_gjb_la<T, TN, RT, MINB><<<(unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / RT) + 32, smem, st>>>(*p);
+  nd_k_launch<k_gjb_la<T, TN, RT, MINB>>((unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / RT) + 32, smem, st, *p);
   return ND_K_LAUNCHED();
 }
 
@@ -662,10 +668,9 @@ template <typename T, int RT, int CT, int B, int WPB, int MINB>
 nd_status nd_gjw_launch(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = WPB * nd_gjw_smem_warp<T, RT, CT, B>();
   ND_TRY((nd_k_smem_once<k_gjw<T, RT, CT, B, WPB, MINB>>(smem, false)));
-  /* one matrix per warp (H100, float32: 20000 / 40000 matrices in 130.6 / 246.3 us against
-   * 134.8 / 259.0 with the grid capped at 64 blocks per SM, 10000 within 0.5%); the kernel's loop
-   * covers batches beyond the grid's limit */
-  k_gjw<T, RT, CT, B, WPB, MINB><<<nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st>>>(*p);
+  /* one matrix per warp: faster than a grid capped at 64 blocks per SM for large batches
+   * (linalg/TUNING.md); the kernel's loop covers batches beyond the grid's limit */
+  nd_k_launch<k_gjw<T, RT, CT, B, WPB, MINB>>(nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st, *p);
   return ND_K_LAUNCHED();
 }
 
@@ -681,17 +686,12 @@ extern "C" int nd_lk_inv_warp_ok(int dtype, int n) {
   return dtype == 11 && n > 16 && n <= 32;
 }
 
-/* Instances, chosen from H100 measurements (2026-11-22, medians; the kernel used before in
- * brackets). float32, TN = 128: lookahead, 8 x 8 tiles, 256 + 32 threads, two blocks per SM
- * (96 registers), 1000 matrices of 128 in 324 us [unblocked 4x4 tiles: 1917]. float32, TN = 64:
- * the barrier kernel with 8 x 8 tiles, 64 threads, eight blocks per SM, 1000 of 64 in 55.5 us
- * [231]. float64, TN = 128: lookahead, 8 x 8 tiles, one block per SM, 200 of 128 in 186 us
- * [843]. The other eight- and sixteen-byte instances use the barrier kernel with 8 x 4 tiles
- * (512 threads) and panels of 4. TN = 32, inverse only (nd_lk_inv_warp_ok): k_gjw, one warp per
- * matrix, float64 with 8 x 4 tiles, four warps per block: 127.6 us for 10000 matrices of 32
- * [small_gj.cu: 227.2], the kernel of devices before sm_80 (warp_gj.cu's tensor-core kernel
- * otherwise). Its float32 instance (4 x 8 tiles, 28 blocks of one warp per SM: 66.4 / 227.8 us
- * for 10000 / 40000 matrices on the H100) gave way to row_gj.cu (64.9 / 216.6). */
+/* Instances, each the fastest of those measured for its dtype and size (linalg/TUNING.md):
+ * float32 TN = 128 and float64 TN = 128 the lookahead kernel with 8 x 8 tiles; float32 TN = 64
+ * the barrier kernel with 8 x 8 tiles; the other eight- and sixteen-byte instances the barrier
+ * kernel with 8 x 4 tiles (512 threads) and panels of 4. TN = 32, inverse only
+ * (nd_lk_inv_warp_ok): k_gjw, one warp per matrix, float64 with 8 x 4 tiles, four warps per
+ * block, the kernel of devices before sm_80 (warp_gj.cu's tensor-core kernel otherwise). */
 extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (p->batch == 0) return ND_OK;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/products.h"
 
@@ -117,9 +118,11 @@ static nd_status nd__matrix_norm(const char *fn, const nd_array *x, double ord, 
 nd_status nd_linalg_norm(const nd_array *x, double ord, int naxes, const int64_t *axes, int keepdims,
                          nd_array **out) {
   const char *fn = "nd_linalg_norm";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, x);
   ND_CHECK_NULL(fn, out);
-  if (naxes < 0 || naxes > 2 || (naxes > 0 && axes == NULL))
+  if (naxes > 0) ND_CHECK_NULL(fn, axes);
+  if (naxes < 0 || naxes > 2)
     return nd__error(ND_ERR_VALUE, "%s: Improper number of dimensions to norm (naxes = %d)", fn, naxes);
   if (!nd_dtype_is_valid(x->dtype)) return nd__error(ND_ERR_DTYPE, "%s: invalid dtype", fn);
   const nd_dtype dt = nd__norm_dtype(x->dtype);
@@ -177,11 +180,7 @@ nd_status nd_linalg_norm(const nd_array *x, double ord, int naxes, const int64_t
 
 /* ---- cond ----------------------------------------------------------------------------------- */
 
-nd_status nd_linalg_cond(const nd_array *x, double p, nd_array **out) {
-  const char *fn = "nd_linalg_cond";
-  ND_CHECK_NULL(fn, x);
-  ND_CHECK_NULL(fn, out);
-  ND_TRY(nd__linalg_check_stack(fn, "x", x->ndim, x->shape, 0));
+static nd_status nd__cond_raw(const char *fn, const nd_array *x, double p, nd_array **out) {
   nd_status st = ND_OK;
   if (p == ND_NORM_DEFAULT || p == 2.0 || p == -2.0) {
     nd_array *s = NULL, *r = NULL;
@@ -225,6 +224,34 @@ nd_status nd_linalg_cond(const nd_array *x, double p, nd_array **out) {
   nd_array_release(a2);
   nd_array_release(prod);
   return nd__linalg_ctx(fn, st);
+}
+
+nd_status nd_linalg_cond(const nd_array *x, double p, nd_array **out) {
+  const char *fn = "nd_linalg_cond";
+  ND__API_SCOPE(fn);
+  ND_CHECK_NULL(fn, x);
+  ND_CHECK_NULL(fn, out);
+  ND_TRY(nd__linalg_check_stack(fn, "x", x->ndim, x->shape, 0));
+  nd_array *r = NULL, *rnan = NULL, *xnan = NULL, *xany = NULL, *xok = NULL, *fix = NULL, *res = NULL;
+  nd_status st = nd__cond_raw(fn, x, p, &r);
+  /* A singular matrix gives 0/0 or inf*0 = NaN on the way (cond(zeros((2, 2)))); NumPy turns
+   * NaN into inf unless x itself holds a NaN (numpy/linalg/_linalg.py, cond). */
+  const int64_t last2[2] = {-2, -1};
+  if (st == ND_OK) st = nd_isnan(r, NULL, &rnan);
+  if (st == ND_OK) st = nd_isnan(x, NULL, &xnan);
+  if (st == ND_OK) st = nd_any(xnan, 2, last2, 0, NULL, &xany);
+  if (st == ND_OK) st = nd_logical_not(xany, NULL, &xok);
+  if (st == ND_OK) st = nd_logical_and(rnan, xok, NULL, &fix);
+  if (st == ND_OK) st = nd_where(nd_arg(fix), nd_arg_scalar(nd_scalar_float(INFINITY)), nd_arg(r), NULL, &res);
+  nd_array_release(r);
+  nd_array_release(rnan);
+  nd_array_release(xnan);
+  nd_array_release(xany);
+  nd_array_release(xok);
+  nd_array_release(fix);
+  if (st != ND_OK) return st;
+  *out = res;
+  return ND_OK;
 }
 
 /* ---- matrix_rank ---------------------------------------------------------------------------- */
@@ -353,9 +380,8 @@ nd_status nd_linalg_lstsq(const nd_array *a, const nd_array *b, double rcond, nd
   if (b->shape[0] != m)
     return nd__error(ND_ERR_SHAPE, "%s: Incompatible dimensions: a has %lld rows, b has %lld", fn, (long long)m,
                      (long long)b->shape[0]);
-  nd_dtype dt0, dt;
-  ND_TRY(nd_promote_types(a->dtype, b->dtype, &dt0));
-  ND_TRY(nd__linalg_compute_dtype(fn, dt0, &dt));
+  nd_dtype dt;
+  ND_TRY(nd__linalg_common_dtype(fn, a->dtype, b->dtype, &dt));
   const double eps = (dt == ND_FLOAT32 || dt == ND_COMPLEX64) ? (double)FLT_EPSILON : DBL_EPSILON;
   if (rcond < 0) rcond = eps * (double)(m > n ? m : n);
   nd_array *ac = NULL, *bc = NULL, *p = NULL, *s = NULL, *xo = NULL, *rk = NULL, *res = NULL;

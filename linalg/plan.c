@@ -22,16 +22,6 @@ int nd_linalg_set_checked(int checked) {
 
 int nd_linalg_get_checked(void) { return nd__checked_set ? nd__checked_val : 1; }
 
-static int nd__tf32_default(void) {
-  static int cached = -1;
-  int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-  if (v < 0) {
-    v = nd__env_flag("ND_TF32", 0);
-    __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-  }
-  return v;
-}
-
 int nd_linalg_set_tf32(int on) {
   int prev = nd_linalg_get_tf32();
   if (on < 0) {
@@ -43,7 +33,7 @@ int nd_linalg_set_tf32(int on) {
   return prev;
 }
 
-int nd_linalg_get_tf32(void) { return nd__tf32_set ? nd__tf32_val : nd__tf32_default(); }
+int nd_linalg_get_tf32(void) { return nd__tf32_set ? nd__tf32_val : nd__config_flag(ND__CFG_TF32); }
 
 nd_status nd__linalg_flags(const char *fn, unsigned flags, int *checked, int *tf32) {
   const unsigned known = ND_LINALG_CHECKED | ND_LINALG_UNCHECKED | ND_LINALG_TF32;
@@ -79,6 +69,20 @@ nd_status nd__linalg_compute_dtype(const char *fn, nd_dtype in, nd_dtype *out) {
     default: break;
   }
   return nd__error(ND_ERR_DTYPE, "%s: array type %s is unsupported in linalg", fn, nd_dtype_name(in));
+}
+
+nd_status nd__linalg_common_dtype(const char *fn, nd_dtype a, nd_dtype b, nd_dtype *out) {
+  nd_dtype ca = ND_FLOAT64, cb = ND_FLOAT64; /* set by the calls below; -Wmaybe-uninitialized */
+  ND_TRY(nd__linalg_compute_dtype(fn, a, &ca));
+  ND_TRY(nd__linalg_compute_dtype(fn, b, &cb));
+  /* NumPy's _commonType: the real part is float64 when either operand is float64, complex128
+   * or not inexact at all (an integer array counts as float64), else float32; complex when
+   * either is complex. Promoting the raw dtypes first would give float32 for uint8 with
+   * float32, and would let float16 through when the other operand is float64. */
+  const int dbl = ca == ND_FLOAT64 || ca == ND_COMPLEX128 || cb == ND_FLOAT64 || cb == ND_COMPLEX128;
+  const int cpx = ca == ND_COMPLEX64 || ca == ND_COMPLEX128 || cb == ND_COMPLEX64 || cb == ND_COMPLEX128;
+  *out = cpx ? (dbl ? ND_COMPLEX128 : ND_COMPLEX64) : (dbl ? ND_FLOAT64 : ND_FLOAT32);
+  return ND_OK;
 }
 
 nd_dtype nd__linalg_real_dtype(nd_dtype dt) {
@@ -326,4 +330,52 @@ nd_status nd__einsum_parse(const char *fn, const char *subscripts, int nops, con
   }
   plan->out[plan->out_ndim] = '\0';
   return ND_OK;
+}
+
+/* ---- the batched inverse's plan ---------------------------------------------------------------
+ *
+ * Which kernel runs the inverse, determinant or slogdet of a batch of order-n matrices. The
+ * rows come from measurements of each kernel against its neighbours (linalg/TUNING.md,
+ * bench/RESULTS.md); the kernels' own *_ok functions accept what their rows send them, and
+ * test_linalg_host checks the table against them. */
+#define ND__M_INV (1u << 0)
+#define ND__M_ALL ((1u << 0) | (1u << 2) | (1u << 3)) /* ND_LK_INV, ND_LK_DET, ND_LK_SLOGDET */
+
+const nd__gj_plan_row nd__gj_plan_rows[] = {
+    /* inverse only: one thread per tiny matrix */
+    {ND__M_INV, ND_FLOAT32, 1, 8, 0, ND__GJ_TINY},
+    {ND__M_INV, ND_FLOAT64, 1, 4, 0, ND__GJ_TINY},
+    {ND__M_INV, ND_COMPLEX64, 1, 4, 0, ND__GJ_TINY},
+    {ND__M_INV, ND_COMPLEX128, 1, 4, 0, ND__GJ_TINY},
+    /* inverse only, one warp per matrix: float64 on the tensor cores (sm_80 and later), else
+     * the one-warp kernel; float32 with rows in registers */
+    {ND__M_INV, ND_FLOAT64, 17, 32, 8, ND__GJ_TC},
+    {ND__M_INV, ND_FLOAT32, 25, 32, 0, ND__GJ_ROWS},
+    {ND__M_INV, ND_FLOAT64, 17, 32, 0, ND__GJ_WARP},
+    /* every mode: several matrices per warp up to 32, one block per matrix up to 128 */
+    {ND__M_ALL, ND_FLOAT32, 1, 32, 0, ND__GJ_SMALL},
+    {ND__M_ALL, ND_FLOAT64, 1, 32, 0, ND__GJ_SMALL},
+    {ND__M_ALL, ND_COMPLEX64, 1, 32, 0, ND__GJ_SMALL},
+    {ND__M_ALL, ND_COMPLEX128, 1, 32, 0, ND__GJ_SMALL},
+    {ND__M_ALL, ND_FLOAT32, 33, 128, 0, ND__GJ_MEDIUM},
+    {ND__M_ALL, ND_FLOAT64, 33, 128, 0, ND__GJ_MEDIUM},
+    {ND__M_ALL, ND_COMPLEX64, 33, 128, 0, ND__GJ_MEDIUM},
+    {ND__M_ALL, ND_COMPLEX128, 33, 64, 0, ND__GJ_MEDIUM},
+};
+const int nd__gj_plan_count = (int)(sizeof nd__gj_plan_rows / sizeof nd__gj_plan_rows[0]);
+
+static int nd__inv_tc_on = 1;
+
+int nd__linalg_set_inv_tc(int on) { return __atomic_exchange_n(&nd__inv_tc_on, on != 0, __ATOMIC_RELAXED); }
+
+nd__gj_route nd__gj_plan(int mode, nd_dtype dt, int n, int cc_major) {
+  if (mode < 0 || mode > 31) return ND__GJ_VENDOR;
+  const int tc = __atomic_load_n(&nd__inv_tc_on, __ATOMIC_RELAXED);
+  for (int i = 0; i < nd__gj_plan_count; i++) {
+    const nd__gj_plan_row *r = &nd__gj_plan_rows[i];
+    if (!(r->modes >> mode & 1u) || r->dtype != dt || n < r->n_min || n > r->n_max || cc_major < r->cc_min) continue;
+    if (r->route == ND__GJ_TC && !tc) continue;
+    return r->route;
+  }
+  return ND__GJ_VENDOR;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/products.h"
 
@@ -233,6 +234,7 @@ static nd_dtype nd__sum_dtype(nd_dtype dt) {
 nd_status nd_trace(const nd_array *a, int64_t offset, int64_t axis1, int64_t axis2, nd_dtype dtype,
                    nd_array **out) {
   const char *fn = "nd_trace";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   if (a->ndim < 2) return nd__error(ND_ERR_SHAPE, "%s: diag requires an array of at least two dimensions (got %d)", fn, a->ndim);
@@ -240,6 +242,15 @@ nd_status nd_trace(const nd_array *a, int64_t offset, int64_t axis1, int64_t axi
   ND_TRY(nd__check_dtype(fn, "dtype", dt));
   nd_array *d = NULL, *r = NULL;
   ND_TRY(nd_array_diagonal(a, offset, axis1, axis2, &d));
+  if (dt != a->dtype) {
+    /* NumPy's trace is sum(diagonal, axis=-1, dtype=dtype): each element is converted to dtype
+     * before it is added (250.7 + 0.6 as uint8 is 250 + 0), with NumPy's conversions (a uint64
+     * stays unsigned on its way to complex128). nd_sum does exactly that. */
+    const int64_t last = -1;
+    nd_status st = nd_sum(d, 1, &last, 0, dt, NULL, out);
+    nd_array_release(d);
+    return st;
+  }
   nd_status st = nd__array_alloc(fn, d->ndim - 1, d->shape, dt, 'C', &r);
   if (st == ND_OK) st = nd__linalg_reduce_last(fn, ND_LK_SUM, ND_LK_POST_NONE, 0.0, d, r);
   nd_array_release(d);

@@ -436,7 +436,7 @@ extern "C" nd_status nd_lk_rbt_matrix(const nd_lk_rbt *p, const void *m, int64_t
   ND_RBT_F64_ONLY(p);
   const int q = p->np / 4;
   dim3 grid((unsigned)((q + 127) / 128), (unsigned)(q < 65535 ? q : 65535));
-  k_rbt_matrix<double><<<grid, 128, 0, (cudaStream_t)stream>>>((const double *)m, ms_r, ms_c, p->n, p->np,
+  nd_k_launch<k_rbt_matrix<double>>(grid, 128, 0, (cudaStream_t)stream, (const double *)m, ms_r, ms_c, p->n, p->np,
                                                                (double *)ar, normsq);
   return ND_K_LAUNCHED();
 }
@@ -446,7 +446,7 @@ extern "C" nd_status nd_lk_rbt_gather(const nd_lk_rbt *p, const void *b, int64_t
   ND_RBT_F64_ONLY(p);
   const int64_t total = (int64_t)p->np * p->k;
   const unsigned blocks = (unsigned)((total + 255) / 256 < 4096 ? (total + 255) / 256 : 4096);
-  k_rbt_gather<double><<<blocks, 256, 0, (cudaStream_t)stream>>>((const double *)b, brs, bcs, p->n, p->np, p->k,
+  nd_k_launch<k_rbt_gather<double>>(blocks, 256, 0, (cudaStream_t)stream, (const double *)b, brs, bcs, p->n, p->np, p->k,
                                                                  (double *)out);
   return ND_K_LAUNCHED();
 }
@@ -455,7 +455,7 @@ extern "C" nd_status nd_lk_rbt_vec(const nd_lk_rbt *p, const void *in, void *out
   ND_RBT_F64_ONLY(p);
   const int q = p->np / 4;
   dim3 grid((unsigned)((q + 127) / 128), (unsigned)(p->k < 65535 ? p->k : 65535));
-  k_rbt_vec<double><<<grid, 128, 0, (cudaStream_t)stream>>>((const double *)in, (double *)out, p->np, p->k,
+  nd_k_launch<k_rbt_vec<double>>(grid, 128, 0, (cudaStream_t)stream, (const double *)in, (double *)out, p->np, p->k,
                                                             (unsigned)set, apply);
   return ND_K_LAUNCHED();
 }
@@ -471,7 +471,7 @@ extern "C" nd_status nd_lk_tri_inv(const nd_lk_rbt *p, const void *tri, int64_t 
   const size_t smem = 2 * kTB * (kTB + 1) * sizeof(double);
   ND_TRY(nd_k_smem_once<k_tri_inv<double>>(smem, false));
   dim3 grid((unsigned)(p->np / kTB), 2);
-  k_tri_inv<double><<<grid, kTT, smem, (cudaStream_t)stream>>>((const double *)tri, tr, tc, lower, unit,
+  nd_k_launch<k_tri_inv<double>>(grid, kTT, smem, (cudaStream_t)stream, (const double *)tri, tr, tc, lower, unit,
                                                                (double *)dinv, (int64_t)p->np * kTB);
   return ND_K_LAUNCHED();
 }
@@ -482,7 +482,7 @@ extern "C" nd_status nd_lk_tri_link(const nd_lk_rbt *p, const void *tri, int64_t
   const size_t smem = 2 * kTB * (kTB + 1) * sizeof(double);
   ND_TRY(nd_k_smem_once<k_tri_link<double>>(smem, false));
   dim3 grid((unsigned)(p->np / kTB), 2);
-  k_tri_link<double><<<grid, kTT, smem, (cudaStream_t)stream>>>((const double *)tri, tr, tc, lower,
+  nd_k_launch<k_tri_link<double>>(grid, kTT, smem, (cudaStream_t)stream, (const double *)tri, tr, tc, lower,
                                                                 (const double *)dinv, (double *)mlink,
                                                                 (int64_t)p->np * kTB);
   return ND_K_LAUNCHED();
@@ -494,19 +494,27 @@ extern "C" nd_status nd_lk_trsm_blocks(const nd_lk_rbt *p, const void *tri, int6
   const size_t smem = trsm_smem<double>();
   ND_TRY(nd_k_smem_once<k_trsm_blocks<double>>(smem, false));
   dim3 grid((unsigned)(p->np / kTB), (unsigned)((p->k + kTC - 1) / kTC));
-  k_trsm_blocks<double><<<grid, kTS, smem, (cudaStream_t)stream>>>((const double *)tri, tr, tc, p->np, lower,
+  nd_k_launch<k_trsm_blocks<double>>(grid, kTS, smem, (cudaStream_t)stream, (const double *)tri, tr, tc, p->np, lower,
                                                                    (const double *)dinv, (const double *)mlink,
                                                                    (double *)y, (int64_t)p->np, p->k, sync);
   return ND_K_LAUNCHED();
 }
+
+/* The acceptance rule of the randomised solve, the one place it is decided (linalg/inv.c acts on
+ * its verdict, include/ndcuda/linalg.h documents it): a pivot at or below ND_RBT_PIVOT_TOL
+ * ||M||_F refuses the answer (see k_rbt_check for why 1e-10), and so does a column whose
+ * refined residual exceeds max(ND_RBT_RESIDUAL_MIN, sqrt(n)) float64 epsilons times
+ * ||M||_F ||x||_inf. */
+#define ND_RBT_PIVOT_TOL 1e-10
+#define ND_RBT_RESIDUAL_MIN 16.0
 
 extern "C" nd_status nd_lk_rbt_check(const nd_lk_rbt *p, const void *lu, const int *info, const void *r,
                                      const void *x, const double *normsq, unsigned long long *first, int64_t index,
                                      void *stream) {
   ND_RBT_F64_ONLY(p);
   const double eps = 2.220446049250313e-16;
-  const double tol = fmax(16.0, sqrt((double)p->n)) * eps, piv_tol = 1e-10;
-  k_rbt_check<double><<<p->k + 1, 256, 0, (cudaStream_t)stream>>>((const double *)lu, p->np, p->n, info,
+  const double tol = fmax(ND_RBT_RESIDUAL_MIN, sqrt((double)p->n)) * eps, piv_tol = ND_RBT_PIVOT_TOL;
+  nd_k_launch<k_rbt_check<double>>(p->k + 1, 256, 0, (cudaStream_t)stream, (const double *)lu, p->np, p->n, info,
                                                                   (const double *)r, (const double *)x, p->k,
                                                                   normsq, tol, piv_tol, first, index);
   return ND_K_LAUNCHED();

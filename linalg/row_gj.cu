@@ -24,15 +24,9 @@
  * redone from its input with IEEE divisions; that run also sets info (the first exactly-zero
  * pivot's 1-based index). So the common case has no zero or range test in its steps.
  *
- * Why. H100, 10000 / 40000 random matrices of 32, interleaved with medium_gj.cu's one-warp
- * kernel (k_gjw, 4 x 8 register tiles, blocked by panels of 4), 2026-11-23: 64.9 / 216.6 us
- * against 66.4 / 227.8, with about 3000 instructions per matrix against 4155 (91 per step, 32 of
- * them FFMA). Both are latency-bound at their occupancy (28 warps per SM here, 72 registers).
- * Measured and not kept: one row per lane (8 shared loads of 16 bytes per step: 79.7 / 262.1),
- * two steps per iteration (spills at 72 registers: 115 / 400), 24 warps per SM (69.4 / 230.1),
- * the range test and zero test in every step instead of the redo (74.0 / 254.9), each lane's
- * reciprocal of its own candidates before the pivot search (70.2 / 243.5 at 24 warps), and the
- * pivot row by 16 shuffles (69.8 / 244.7 at 24 warps).
+ * Why. Fewer instructions per matrix than medium_gj.cu's one-warp kernel (k_gjw, 4 x 8 register
+ * tiles): about 3000 against 4155, both latency-bound at their occupancy (28 warps per SM here,
+ * 72 registers). The timings, and the variants measured and not kept, are in linalg/TUNING.md.
  *
  * Memory. Dense aligned input (rows of 32, 16-byte aligned) is read with 16-byte loads straight
  * into the rows; other layouts element by element with their strides. Results are scattered into
@@ -50,11 +44,8 @@ namespace {
 constexpr int ND_ROW_MINB = 28; /* blocks of one warp per SM: 72 registers */
 
 /* Staggered start, as warp_gj.cu's (ND_GJT_STAGGER_NS): the first wave's warps (one per block
- * slot) wait stagger * b / resident before their loads, in batches of 1.5 waves or more. H100
- * (2026-11-23, medians of 9 interleaved, the same results bit for bit), no stagger / 3 / 5 / 7 /
- * 10 us: 3000 matrices (under one wave) 22.6 / 22.6 / 23.2 / 23.8 / 24.7 us, 6000 41.8 / 42.0 /
- * 41.2 / 40.0 / 40.4, 10000 61.3 / 61.4 / 60.8 / 59.1 / 59.5 (another machine: 64.2 / 63.0 /
- * 62.5 / 60.5 / 61.0), 40000 209.1 / 208.7 / 208.3 / 206.5 / 206.6. */
+ * slot) wait stagger * b / resident before their loads, in batches of 1.5 waves or more; 7 us
+ * measured best on the H100 (linalg/TUNING.md; not yet measured on the H200). */
 constexpr int ND_ROW_STAGGER_NS = 7000;
 
 /* Per-warp shared memory: two pivot-row buffers, the stage, the rotated p_k. */
@@ -271,6 +262,6 @@ extern "C" nd_status nd_lk_inv_rows(const nd_lk_gj *p, void *stream) {
   ND_TRY((nd_k_smem_once<k_inv_rows>(smem, true)));
   const int resident = nd_k_sm_count() * ND_ROW_MINB;
   const int stagger = nd_stagger_for(p->batch, resident, ND_ROW_STAGGER_NS);
-  k_inv_rows<<<nd_k_grid_x(p->batch), 32, smem, (cudaStream_t)stream>>>(*p, resident, stagger);
+  nd_k_launch<k_inv_rows>(nd_k_grid_x(p->batch), 32, smem, (cudaStream_t)stream, *p, resident, stagger);
   return ND_K_LAUNCHED();
 }

@@ -33,7 +33,8 @@
  * k then holds column p_k of the inverse's row-permuted form; the result row r lands in output
  * row s_r (the step at which r was the pivot) and its entry k in output column p_k, so no row is
  * ever moved. Solve multiplies the inverse rows with b in
- * the same kernel. Det and slogdet (a separate instance) take the product of the pivots and the
+ * the same kernel. Det and slogdet (a separate instance) take the product of the pivots' phases,
+ * the sum of the logs of their magnitudes (det is sign * exp(logdet), as NumPy's) and the
  * permutation's sign from a ballot of the unused rows above each pivot; they update the used
  * rows too (the values are never read again), which keeps the step free of branches. The steps
  * stop at k = n: the identity padding would pick its own rows and change nothing.
@@ -439,7 +440,7 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, M
       const T pk = nd_rows_axpy<T, NM, RPT>(w, f, pb, k);
       fail = (fail == 0 && nd_is_zero(pk)) ? k + 1 : fail;
       if (DETM) {
-        det = det * pk;
+        det = det * nd_phase(pk); /* phases only: the product itself can overflow (medium_gj.cu) */
         logabs += log(nd_abs(pk));
       }
 #pragma unroll
@@ -513,9 +514,11 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, M
       }
     } else if (valid && r == 0) {
       if (p.mode == ND_LK_DET) {
-        ((T *)p.det)[bi] = fail ? nd_zero<T>() : (parity ? nd_zero<T>() - det : det);
+        /* NumPy's det is sign * exp(logdet) (umath_linalg's det_from_slogdet) */
+        const T sign = parity ? nd_zero<T>() - det : det;
+        ((T *)p.det)[bi] = fail ? nd_zero<T>() : sign * nd_from_real<T>(exp((double)logabs));
       } else {
-        T sign = nd_phase(det);
+        T sign = det;
         if (parity) sign = nd_zero<T>() - sign;
         ((T *)p.det)[bi] = fail ? nd_zero<T>() : sign;
         ((R *)p.logdet)[bi] = fail ? R(-INFINITY) : logabs;
@@ -538,7 +541,7 @@ nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st, int flags, int policy
   /* the opt-in for blocks above 48 KiB (at most the n = NM size) and the largest carveout */
   ND_TRY((nd_k_smem_once<k_gj_small<T, NM, RPT, MINB, PW, DETM, GATE>>(nd_gj_smem<T, NM, RPT>(NM), true)));
   int dev = 0;
-  ND_TRY(ND_CUDA((cudaError_t)nd_k_device(&dev)));
+  ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
   const int64_t per_block = (int64_t)ND_GJ_WPB * M;
   int64_t want = (p->batch + per_block - 1) / per_block;
   int64_t cap = (int64_t)nd_k_sm_count() * 64;
@@ -560,34 +563,27 @@ nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st, int flags, int policy
   }
   if (want > cap) want = cap;
   if (want < 1) want = 1;
-  kern<<<(unsigned)want, ND_GJ_WPB * 32, smem, st>>>(*p, flags);
+  nd_k_launch<k_gj_small<T, NM, RPT, MINB, PW, DETM, GATE>>((unsigned)want, ND_GJ_WPB * 32, smem, st, *p, flags);
   return ND_K_LAUNCHED();
 }
 
-/* Options of every launch. The alternatives (no prefetch, one-pass or balanced grid, streaming
- * stores) were measured on the H100 only with four rows per thread at n = 32 (10000 float32
- * matrices), where prefetch off ran 20% faster (171 against 216 us) and the others within 8%;
- * the two-row instance now used there was measured with these defaults only (100.8 us), so the
- * comparison is worth repeating for it. */
+/* Options of every launch; the alternatives (no prefetch, one-pass or balanced grid, streaming
+ * stores) were measured only for an instance no longer used (linalg/TUNING.md), so the
+ * comparison is worth repeating for the current ones. */
 constexpr int ND_GJ_FLAGS = ND_GJ_PREFETCH;
 constexpr int ND_GJ_POLICY = ND_GJ_GRID_RESIDENT;
 
-/* The grid of an instance's inverse and solve launches. Measured again on the H100
- * (2026-11-22, medians of 25, interleaved; resident with prefetch / one pass): float32 NM = 24
- * 55.1 / 51.9 us for 10000 matrices and 440.3 / 400.3 for 100000, so that instance runs one
- * pass; float32 NM = 16 22.1 / 22.2 and 156.3 / 153.9 (a tie); float64 NM = 16 35.5 / 35.3 and
- * 251.1 / 262.8, NM = 8 14.3 / 15.3 and 60.6 / 66.9, which keep the resident grid. */
+/* The grid of an instance's inverse and solve launches: one pass for float32 NM = 24, where it
+ * measured faster, the resident grid elsewhere (a tie or faster; linalg/TUNING.md). */
 template <typename T, int NM>
 constexpr int nd_gj_policy() {
   return sizeof(T) == 4 && NM == 24 ? ND_GJ_GRID_ONE_PASS : ND_GJ_POLICY;
 }
 
 /* Rows per thread of the inverse and solve instances, so that the per-step overhead is shared
- * by several rows' multiply-adds. Measured on the H100 (10000 matrices, 2026-11-22): float32
- * n = 32 takes 100.8 us with 2 rows, 108 with 1 and 171-216 with 4 (237 registers, 8 warps per
- * SM: too few to hide the step latency); n = 24 51.1 us with 3 rows of NM = 24; n = 16 19.8 us
- * with 4 rows; float64 n = 32 225 us with 2 rows (the one-row kernel of before: 236). Complex
- * rows are already 2 (complex64) or 4 (complex128) registers an element. Det and slogdet use one
+ * by several rows' multiply-adds, up to the register count at which too few warps remain to hide
+ * the step latency (four rows at n = 32; linalg/TUNING.md). Complex rows are already 2
+ * (complex64) or 4 (complex128) registers an element. Det and slogdet use one
  * row per thread: they are not the batched-inverse hot path, and the smaller instance halves
  * their compile time. */
 template <typename T, int NM>

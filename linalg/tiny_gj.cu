@@ -341,7 +341,7 @@ nd_status nd_tiny_launch(const nd_lk_gj *p, cudaStream_t st) {
   if (want > cap) want = cap;
   if (want < 1) want = 1;
   const size_t smem = (size_t)c.warps * (c.depth + 1) * G::kBufBytes;
-  k_inv_tiny<T, NM, true><<<(unsigned)want, 32 * c.warps, smem, st>>>(*p, c.depth);
+  nd_k_launch<k_inv_tiny<T, NM, true>>((unsigned)want, 32 * c.warps, smem, st, *p, c.depth);
   return ND_K_LAUNCHED();
 }
 

@@ -7,11 +7,9 @@
  * 12 operands per step from shared memory and issues 128 fused multiply-adds per lane, and its
  * profile (H100, 10000 matrices) shows the issue slots and the shared-memory pipe as the limits,
  * not the FLOPs or DRAM. Here the same rank-4 update is 8 DMMA instructions (16 before sm_90)
- * and 8 shared loads per lane: about 3460 instructions per matrix instead of 6200. (Measured
- * against k_gjw on the H100, 10000 matrices of 32: float64 106-108 us against 124 with m8n8k4,
- * 98-100 now. float32 stayed with k_gjw then (72 us, later 64-67; row_gj.cu since): converted to
- * float64 here it took 108-113 us, and with float32 arithmetic and the updates as 3xTF32 m16n8k4
- * products on the same layout 73.7 us.)
+ * and 8 shared loads per lane: about 3460 instructions per matrix instead of 6200 (the timings
+ * against k_gjw, and of float32 variants of this layout that were not kept, are in
+ * linalg/TUNING.md).
  *
  * Layout. The matrix is a 4 x 4 grid of 8 x 8 blocks held as DMMA accumulators: lane l = 4 g + c
  * holds, in block (I, J), the elements (8 I + g, 8 J + 2 c + h), h = 0, 1 (acc[I][J][h]): rows
@@ -322,37 +320,27 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
 #endif
 }
 
-/* 16 warps per multiprocessor (120 registers); 20 spill (H100: 150 us against 106). One matrix
- * per warp, the hardware handing each freed block slot the next block: against a resident grid
- * whose warps loop over the batch loading their next matrix early, H100 10000 / 20000 / 40000
- * matrices in 105.2 / 187.0 / 348.8 us against 107.4 / 194.0 / 379.0 (the warps of a resident
- * grid finish unevenly, and the last of them run nearly alone). The loop and its early load
- * remain for batches beyond the grid's limit. */
+/* 16 warps per multiprocessor (120 registers; 20 spill). One matrix per warp, the hardware
+ * handing each freed block slot the next block: faster than a resident grid whose warps loop
+ * over the batch (its warps finish unevenly, and the last of them run nearly alone;
+ * linalg/TUNING.md). The loop and its early load remain for batches beyond the grid's limit. */
 constexpr int ND_GJT_MINB = 4;
 
 /* Prefetch distance: each warp asks L2 for the matrix resident / ND_GJT_AHEAD places ahead of
  * its own, `resident` being the warps the device holds at once. Blocks start in index order as
  * earlier ones finish, so that matrix belongs to a warp starting a fraction of a matrix's time
- * later, and its loads hit L2 (a whole wave ahead, the lines are evicted before use). Measured
- * on the H100 (2026-11-23, 10000 / 40000 matrices, medians of 9 interleaved, bit-identical
- * results): none 101.1 / 325.8 us, 1/2 95.5 / 307.3, 1/3 93.3 / 304.0, 1/4 94.0 / 304.9, 1/6
- * 96.3 / 308.0, 1/8 96.0 / 310.2, a whole wave 101.5 / 347.5; a resident grid whose warps
- * prefetch their own next matrix 95.2 / 325.2. With the input in L1 (every warp reading one
- * matrix) the kernel takes 78.8 / 285.3. The float32 row kernel (row_gj.cu) gained nothing from
- * the same (62.3 / 210.0 without, 63.5 / 209.8 at 1/4): its loads are half the bytes. */
+ * later, and its loads hit L2 (a whole wave ahead, the lines are evicted before use). A third of
+ * the resident warps measured best of the distances tried (linalg/TUNING.md); the float32 row
+ * kernel (row_gj.cu) gained nothing from the same: its loads are half the bytes. */
 constexpr int ND_GJT_AHEAD = 3;
 
 /* Staggered start: the warps of the first wave (one per slot the device has) wait before their
  * loads, warp b for stagger * b / resident, so that they start spread over about one matrix's
  * time instead of all waiting for DRAM at once and then passing through the same phases (the
- * panel steps, the products, the stores) together. Timelines of the kernel (globaltimer per
- * matrix, H100, 10000 matrices) showed the whole first wave waiting 8.7-9.3 us for its loads
- * and the later waves' load waits coming in bursts a matrix's time (13-14 us) apart. Measured on
- * the H100 (2026-11-23, medians of 9 interleaved, the same results bit for bit), no stagger /
- * 8 / 12 / 16 us: 700 matrices 17.9 / 19.7 / 20.4 / 21.8 us, 2112 (one wave) 26.0 / 27.4 /
- * 30.5 / 33.5, 3000 43.4 / 41.2 / 40.1 / 42.7, 4224 49.7 / 47.0 / 45.7 / 49.2, 6000 64.0 /
- * 60.5 / 58.9 / 62.2, 10000 94.6 / 90.0 / 87.4 / 90.3, 40000 310.8 / 306.2 / 301.6 / 304.2.
- * So only batches of one and a half waves or more. */
+ * panel steps, the products, the stores) together: timelines showed the whole first wave
+ * waiting for its loads at once and the later waves' waits in bursts a matrix's time apart.
+ * 12 us measured best on the H100 and the stagger slows batches under one and a half waves, so
+ * only those batches get it (linalg/TUNING.md; not yet measured on the H200). */
 constexpr int ND_GJT_STAGGER_NS = 12000;
 
 template <int MINB>
@@ -362,8 +350,8 @@ nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
   const int resident = nd_k_sm_count() * MINB * ND_GJT_WPB;
   const int64_t ahead = resident / ND_GJT_AHEAD;
   const int stagger = nd_stagger_for(p->batch, resident, ND_GJT_STAGGER_NS);
-  k_gjt<MINB><<<nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st>>>(*p, ahead,
-                                                                                                     resident, stagger);
+  nd_k_launch<k_gjt<MINB>>(nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st, *p,
+                           ahead, resident, stagger);
   return ND_K_LAUNCHED();
 }
 
@@ -371,7 +359,6 @@ nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
 
 extern "C" int nd_lk_inv_tc_ok(int dtype, int n) {
   if (dtype != 11 || n <= 16 || n > 32) return 0;
-  if (!nd__env_flag("ND_INV_TC", 1)) return 0; /* the one-warp kernel of older devices instead */
   return nd_k_cc_major() >= 8;
 }
 

@@ -249,20 +249,16 @@ void launch(const nd_krng *rng, const nd_krparams *p, void *out, int dtype, int6
             cudaStream_t st) {
   switch (dtype) {
     case ND_FLOAT32:
-      k_real<Eng, float><<<nd_kr_grid<Eng, k_real<Eng, float> >(n), ND_K_THREADS, 0, st>>>(
-          *rng, (float *)out, n, *p);
+      nd_k_launch<k_real<Eng, float>>(nd_kr_grid<Eng, k_real<Eng, float> >(n), ND_K_THREADS, 0, st, *rng, (float *)out, n, *p);
       break;
     case ND_FLOAT64:
-      k_real<Eng, double><<<nd_kr_grid<Eng, k_real<Eng, double> >(n), ND_K_THREADS, 0, st>>>(
-          *rng, (double *)out, n, *p);
+      nd_k_launch<k_real<Eng, double>>(nd_kr_grid<Eng, k_real<Eng, double> >(n), ND_K_THREADS, 0, st, *rng, (double *)out, n, *p);
       break;
     case ND_INT32:
-      k_count<Eng, int32_t><<<nd_kr_grid<Eng, k_count<Eng, int32_t> >(n), ND_K_THREADS, 0, st>>>(
-          *rng, (int32_t *)out, n, *p);
+      nd_k_launch<k_count<Eng, int32_t>>(nd_kr_grid<Eng, k_count<Eng, int32_t> >(n), ND_K_THREADS, 0, st, *rng, (int32_t *)out, n, *p);
       break;
     default:
-      k_count<Eng, int64_t><<<nd_kr_grid<Eng, k_count<Eng, int64_t> >(n), ND_K_THREADS, 0, st>>>(
-          *rng, (int64_t *)out, n, *p);
+      nd_k_launch<k_count<Eng, int64_t>>(nd_kr_grid<Eng, k_count<Eng, int64_t> >(n), ND_K_THREADS, 0, st, *rng, (int64_t *)out, n, *p);
       break;
   }
 }

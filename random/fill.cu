@@ -283,8 +283,7 @@ __global__ void __launch_bounds__(ND_K_THREADS)
 template <class Eng, class T, int KIND>
 void launch_transform(const nd_krng *rng, T *out, int64_t n, T a, T b, cudaStream_t st) {
   const int64_t nblk = (n + 16 / (int64_t)sizeof(T) - 1) / (16 / (int64_t)sizeof(T));
-  k_transform<Eng, T, KIND><<<nd_kr_grid<Eng, k_transform<Eng, T, KIND> >(nblk), ND_K_THREADS, 0, st>>>(
-      *rng, out, n, a, b);
+  nd_k_launch<k_transform<Eng, T, KIND>>(nd_kr_grid<Eng, k_transform<Eng, T, KIND> >(nblk), ND_K_THREADS, 0, st, *rng, out, n, a, b);
 }
 
 template <class Eng, class T>
@@ -309,8 +308,7 @@ void launch_real(const nd_krng *rng, const nd_krparams *p, T *out, int64_t n, cu
 template <class Eng, class U, bool WIDE>
 void launch_int(const nd_krng *rng, const nd_krparams *p, void *out, int64_t n, cudaStream_t st) {
   const int64_t nblk = (int64_t)nd_kr_blocks(n, WIDE ? 2 : 4);
-  k_integers<Eng, U, WIDE><<<nd_kr_grid<Eng, k_integers<Eng, U, WIDE> >(nblk), ND_K_THREADS, 0, st>>>(
-      *rng, (U *)out, n, p->low, p->range, p->threshold);
+  nd_k_launch<k_integers<Eng, U, WIDE>>(nd_kr_grid<Eng, k_integers<Eng, U, WIDE> >(nblk), ND_K_THREADS, 0, st, *rng, (U *)out, n, p->low, p->range, p->threshold);
 }
 
 template <class Eng>
@@ -331,8 +329,7 @@ void launch_integers(const nd_krng *rng, const nd_krparams *p, void *out, int it
 template <class Eng>
 void launch_bernoulli(const nd_krng *rng, const nd_krparams *p, void *out, int64_t n,
                       cudaStream_t st) {
-  k_bernoulli<Eng><<<nd_kr_grid<Eng, k_bernoulli<Eng> >((int64_t)nd_kr_blocks(n, 2)), ND_K_THREADS, 0,
-                     st>>>(*rng, (uint8_t *)out, n, p->a);
+  nd_k_launch<k_bernoulli<Eng>>(nd_kr_grid<Eng, k_bernoulli<Eng> >((int64_t)nd_kr_blocks(n, 2)), ND_K_THREADS, 0, st, *rng, (uint8_t *)out, n, p->a);
 }
 
 const int nd_kr_itemsize[14] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};

@@ -176,8 +176,8 @@ nd_status nd_generator_default(nd_generator **out) {
   ND_CHECK_NULL(fn, out);
   if (nd__default_gen == NULL) {
     uint64_t seed;
-    const char *env = getenv("ND_SEED");
-    if (env != NULL && env[0] != '\0')
+    const char *env = nd__config_text(ND__CFG_SEED);
+    if (env != NULL)
       ND_TRY(nd__random_parse_seed(fn, env, &seed));
     else
       seed = nd__random_entropy();

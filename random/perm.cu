@@ -93,15 +93,13 @@ __global__ void __launch_bounds__(ND_K_THREADS)
 template <class Eng>
 void launch_keys(const nd_krng *rng, uint64_t *keys, int64_t *vals, int64_t n, const double *w,
                  cudaStream_t st) {
-  k_keys<Eng><<<nd_kr_grid<Eng, k_keys<Eng> >((int64_t)nd_kr_blocks(n, 2)), ND_K_THREADS, 0, st>>>(
-      *rng, keys, vals, n, w);
+  nd_k_launch<k_keys<Eng>>(nd_kr_grid<Eng, k_keys<Eng> >((int64_t)nd_kr_blocks(n, 2)), ND_K_THREADS, 0, st, *rng, keys, vals, n, w);
 }
 
 template <class Eng>
 void launch_cdf(const nd_krng *rng, const double *cdf, int64_t last, int64_t *out, int64_t n,
                 cudaStream_t st) {
-  k_choice_cdf<Eng><<<nd_kr_grid<Eng, k_choice_cdf<Eng> >((int64_t)nd_kr_blocks(n, 2)), ND_K_THREADS, 0,
-                     st>>>(*rng, cdf, last, out, n);
+  nd_k_launch<k_choice_cdf<Eng>>(nd_kr_grid<Eng, k_choice_cdf<Eng> >((int64_t)nd_kr_blocks(n, 2)), ND_K_THREADS, 0, st, *rng, cdf, last, out, n);
 }
 
 template <class U>
@@ -119,8 +117,7 @@ template <class U>
 void launch_gather(char *dst, const char *src, const int64_t *idx, int64_t nrows, int64_t rowbytes,
                    cudaStream_t st) {
   const int64_t units = rowbytes / (int64_t)sizeof(U);
-  k_gather<U><<<nd_k_blocks(nrows * units, ND_K_THREADS), ND_K_THREADS, 0, st>>>(
-      (U *)dst, (const U *)src, idx, nrows, units);
+  nd_k_launch<k_gather<U>>(nd_k_blocks(nrows * units, ND_K_THREADS), ND_K_THREADS, 0, st, (U *)dst, (const U *)src, idx, nrows, units);
 }
 
 }  // namespace

@@ -33,10 +33,10 @@ extern "C" nd_status nd_kr_states_init(int bitgen, uint64_t seed, void *states, 
   const unsigned g = ND_KR_STATES / ND_K_THREADS;
   switch (bitgen) {
     case ND_BITGEN_XORWOW:
-      k_init<curandStateXORWOW><<<g, ND_K_THREADS, 0, st>>>(seed, (curandStateXORWOW *)states);
+      nd_k_launch<k_init<curandStateXORWOW>>(g, ND_K_THREADS, 0, st, seed, (curandStateXORWOW *)states);
       break;
     case ND_BITGEN_MRG32K3A:
-      k_init<curandStateMRG32k3a><<<g, ND_K_THREADS, 0, st>>>(seed, (curandStateMRG32k3a *)states);
+      nd_k_launch<k_init<curandStateMRG32k3a>>(g, ND_K_THREADS, 0, st, seed, (curandStateMRG32k3a *)states);
       break;
     default: return ND_OK;
   }

@@ -10,7 +10,6 @@
  * stream when it was freed. Blocks are not cached while a stream is being captured into a
  * graph (their memory may belong to the graph). bytes_in_use counts what live buffers hold;
  * the optional limit caps it. */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <pthread.h>
@@ -20,8 +19,8 @@
 #include <cuda_runtime_api.h>
 
 #include "src/buffer.h"
+#include "src/device.h"
 
-#define ND__MAX_DEVICES 64
 
 /* Size classes: 512 bytes, then four classes per power of two (2^k * 1.25, 1.5, 1.75, 2),
  * so a block is at most 25% larger than asked. Blocks above ND__CACHE_MAX_BLOCK go straight
@@ -53,28 +52,7 @@ typedef struct nd__device_pool {
 static nd__device_pool nd__pools[ND__MAX_DEVICES];
 static pthread_mutex_t nd__pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Parses ND_GPU_MEMORY_LIMIT: "1073741824", "512M", "2G", "50%". 0 means unset or invalid
- * (an invalid value is ignored rather than failing every allocation; the limit is a safety
- * net, and an unparsable one cannot be honoured). */
-static int64_t nd__parse_limit(const char *v, int64_t total) {
-  if (v == NULL || *v == '\0') return 0;
-  char *end = NULL;
-  double x = strtod(v, &end);
-  if (end == v || !(x > 0)) return 0;
-  while (isspace((unsigned char)*end)) end++;
-  double mult = 1;
-  switch (toupper((unsigned char)*end)) {
-    case '%': return (int64_t)(x / 100.0 * (double)total);
-    case 'K': mult = 1024.0; break;
-    case 'M': mult = 1024.0 * 1024; break;
-    case 'G': mult = 1024.0 * 1024 * 1024; break;
-    case 'T': mult = 1024.0 * 1024 * 1024 * 1024; break;
-    case '\0': break;
-    default: return 0;
-  }
-  double bytes = x * mult;
-  return bytes >= 9.2e18 ? INT64_MAX : (int64_t)bytes;
-}
+static void nd__cache_forget_stream(nd_stream *s);
 
 static nd_status nd__pool_get(const char *fn, int device, nd__device_pool **out) {
   if (device < 0 || device >= ND__MAX_DEVICES)
@@ -115,7 +93,9 @@ static nd_status nd__pool_get(const char *fn, int device, nd__device_pool **out)
     if (cur >= 0 && cur != device) (void)cudaSetDevice(cur);
     if (st == ND_OK) {
       p->total_memory = (int64_t)total_b;
-      p->limit = nd__parse_limit(getenv("ND_GPU_MEMORY_LIMIT"), p->total_memory);
+      p->limit = nd__config_size(ND__CFG_GPU_MEMORY_LIMIT, p->total_memory);
+      /* from now on a stream may hold cached blocks of this pool */
+      nd__stream_set_retire_hook(nd__cache_forget_stream);
       __atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
     } else {
       st = nd__error_context(st, fn);
@@ -178,7 +158,7 @@ static int nd__capturing(nd_stream *s) {
   /* The legacy null stream cannot be captured (CUDA refuses to begin a capture on it), which
    * spares the most common case the query (some 60 ns, paid twice per temporary). */
   if (s->kind == ND__STREAM_LEGACY) return 0;
-  return nd_k_stream_capturing(s->cu) != 0; /* unknown (-1): be safe */
+  return nd__stream_capturing(s->cu) != 0; /* unknown (-1): be safe */
 }
 
 /* Takes a block of class cls last used on s, or returns NULL. */
@@ -252,7 +232,9 @@ static void nd__cache_flush(nd__device_pool *p, nd_stream *only) {
   }
 }
 
-void nd__cache_forget_stream(nd_stream *s) {
+/* Frees the cached blocks that were last used on s (the streams' retire hook: called before s
+ * is destroyed). */
+static void nd__cache_forget_stream(nd_stream *s) {
   if (s->device >= 0 && s->device < ND__MAX_DEVICES && nd__pools[s->device].ready)
     nd__cache_flush(&nd__pools[s->device], s);
 }
@@ -287,7 +269,7 @@ nd_status nd__buffer_alloc(const char *fn, int device, nd_stream *s, int64_t nby
        * blocks of the wrong sizes: let pending frees finish (unless the stream is being
        * captured, where that is not allowed), hand the cache back, and try once more. */
       (void)cudaGetLastError();
-      if (nd_k_stream_capturing(s->cu) <= 0) { /* not captured, or not known to be */
+      if (nd__stream_capturing(s->cu) <= 0) { /* not captured, or not known to be */
         (void)cudaDeviceSynchronize();
         nd__cache_flush(p, NULL);
       }
@@ -380,7 +362,11 @@ void nd__buffer_release(nd__buffer *b) {
 }
 
 static nd_status nd__device_arg(const char *fn, int device, nd__device_pool **p) {
-  if (device < 0) ND_TRY(nd__device_current(fn, &device));
+  /* -1 is the documented "current device"; other negative numbers are mistakes, not aliases. */
+  if (device < -1)
+    return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: device %d does not exist (use -1 for the current "
+                     "device)", fn, device);
+  if (device == -1) ND_TRY(nd__device_current(fn, &device));
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
     (void)cudaGetLastError();
@@ -435,8 +421,14 @@ nd_status nd_host_alloc_pinned(size_t bytes, void **out) {
   cudaError_t e = cudaMallocHost(out, bytes);
   if (e != cudaSuccess) {
     *out = NULL;
-    return nd__error_context(nd__cuda_status((int)e, "cudaMallocHost", "nd_host_alloc_pinned",
-                                             __FILE__, __LINE__), "nd_host_alloc_pinned");
+    /* One prefix, the request and CUDA's reason; no source location, which names a path on
+     * the machine that built the library and tells the caller nothing. */
+    (void)cudaGetLastError();
+    return nd__error(e == cudaErrorMemoryAllocation ? ND_ERR_OUT_OF_MEMORY
+                     : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? ND_ERR_NO_DEVICE
+                                                                                    : ND_ERR_CUDA,
+                     "nd_host_alloc_pinned: cudaMallocHost of %zu bytes failed: %s (%s)", bytes,
+                     cudaGetErrorName(e), cudaGetErrorString(e));
   }
   return ND_OK;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "src/array.h"
+#include "src/device.h"
 
 nd_status nd__check_dtype(const char *fn, const char *arg, nd_dtype dtype) {
   if (!nd_dtype_is_valid(dtype))
@@ -197,4 +198,42 @@ nd_status nd_array_set_writeable(nd_array *a, int writeable) {
   }
   a->writeable = writeable != 0;
   return ND_OK;
+}
+
+/* ---- the caller's own work in the ordering (array.h) ------------------------------------ */
+
+static nd_status nd__access_args(const char *fn, const nd_array *a, int access, nd_stream **stream) {
+  ND_CHECK_NULL(fn, a);
+  if (access != ND_ACCESS_READ && access != ND_ACCESS_WRITE && access != ND_ACCESS_READ_WRITE)
+    return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: access must be ND_ACCESS_READ, ND_ACCESS_WRITE or "
+                     "ND_ACCESS_READ_WRITE (got %d)", fn, access);
+  if (*stream == NULL) return nd__array_stream(fn, a, stream);
+  if (atomic_load(&(*stream)->destroyed))
+    return nd__error(ND_ERR_STREAM, "%s: the stream has been destroyed", fn);
+  if ((*stream)->device != a->buf->device)
+    return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: array lives on device %d but the stream on device %d",
+                     fn, a->buf->device, (*stream)->device);
+  return ND_OK;
+}
+
+/* ND_ACCESS_* are the hazard modes themselves (ND__READ, ND__WRITE). */
+_Static_assert((int)ND_ACCESS_READ == (int)ND__READ && (int)ND_ACCESS_WRITE == (int)ND__WRITE,
+               "ND_ACCESS_* must match the hazard modes");
+
+nd_status nd_array_wait(const nd_array *a, int access, nd_stream *stream) {
+  const char *fn = "nd_array_wait";
+  ND_TRY(nd__access_args(fn, a, access, &stream));
+  nd__sync sync;
+  nd__sync_init(&sync, stream);
+  ND_TRY(nd__sync_add(&sync, &a->buf->hz, access));
+  return nd__sync_begin(&sync);
+}
+
+nd_status nd_array_record(const nd_array *a, int access, nd_stream *stream) {
+  const char *fn = "nd_array_record";
+  ND_TRY(nd__access_args(fn, a, access, &stream));
+  nd__sync sync;
+  nd__sync_init(&sync, stream);
+  ND_TRY(nd__sync_add(&sync, &a->buf->hz, access));
+  return nd__sync_end(&sync);
 }

@@ -50,9 +50,6 @@ void nd__buffer_retain(nd__buffer *b);
  * hand the memory out again before those uses finish. */
 void nd__buffer_release(nd__buffer *b);
 
-/* Frees the cached blocks that were last used on s (called before s is destroyed). */
-void nd__cache_forget_stream(nd_stream *s);
-
 #ifdef __cplusplus
 }
 #endif

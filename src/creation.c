@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "kernels/copy.h"
 #include "src/array.h"
 
@@ -21,7 +22,8 @@ static nd_dtype nd__value_dtype(nd_scalar v) {
 
 nd_status nd_empty_order(int ndim, const int64_t *shape, nd_dtype dtype, nd_order order,
                          nd_array **out) {
-  const char *fn = "nd_empty";
+  const char *fn = "nd_empty_order";
+  ND_CHECK_NULL(fn, out);
   if (order != ND_ORDER_C && order != ND_ORDER_F)
     return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: order must be 'C' or 'F' (got %d)", fn, (int)order);
   return nd__array_alloc(fn, ndim, shape, nd__default_dtype(dtype, ND_FLOAT64), (char)order, out);
@@ -32,6 +34,9 @@ nd_status nd_empty(int ndim, const int64_t *shape, nd_dtype dtype, nd_array **ou
 }
 
 static nd_status nd__filled(const char *fn, nd_array *a, nd_scalar v, nd_array **out) {
+  /* full is copyto(empty, value, casting='unsafe') in NumPy: a Python complex into a real
+   * array drops its imaginary part there (fill refuses it), so it goes in as an array scalar. */
+  if (v.dtype == ND_PYCOMPLEX) v.dtype = ND_COMPLEX128;
   nd_status st = nd_array_fill(a, v);
   if (st != ND_OK) {
     nd_array_release(a);
@@ -43,20 +48,28 @@ static nd_status nd__filled(const char *fn, nd_array *a, nd_scalar v, nd_array *
 
 nd_status nd_full(int ndim, const int64_t *shape, nd_scalar value, nd_dtype dtype, nd_array **out) {
   const char *fn = "nd_full";
+  ND__API_SCOPE(fn);
+  ND_CHECK_NULL(fn, out);
   if (!nd_dtype_is_valid(value.dtype) && !nd_dtype_is_weak(value.dtype))
     return nd__error(ND_ERR_DTYPE, "%s: value has an invalid dtype (%d)", fn, (int)value.dtype);
+  const nd_dtype dt = nd__default_dtype(dtype, nd__value_dtype(value));
+  if (nd_dtype_is_valid(dt)) ND_TRY(nd__fill_value_check(fn, value, dt, 1));
   nd_array *a;
-  ND_TRY(nd__array_alloc(fn, ndim, shape, nd__default_dtype(dtype, nd__value_dtype(value)), 'C', &a));
+  ND_TRY(nd__array_alloc(fn, ndim, shape, dt, 'C', &a));
   return nd__filled(fn, a, value, out);
 }
 
 nd_status nd_zeros(int ndim, const int64_t *shape, nd_dtype dtype, nd_array **out) {
+  ND__API_SCOPE("nd_zeros");
+  ND_CHECK_NULL("nd_zeros", out);
   nd_array *a;
   ND_TRY(nd__array_alloc("nd_zeros", ndim, shape, nd__default_dtype(dtype, ND_FLOAT64), 'C', &a));
   return nd__filled("nd_zeros", a, nd_scalar_int(0), out);
 }
 
 nd_status nd_ones(int ndim, const int64_t *shape, nd_dtype dtype, nd_array **out) {
+  ND__API_SCOPE("nd_ones");
+  ND_CHECK_NULL("nd_ones", out);
   nd_array *a;
   ND_TRY(nd__array_alloc("nd_ones", ndim, shape, nd__default_dtype(dtype, ND_FLOAT64), 'C', &a));
   return nd__filled("nd_ones", a, nd_scalar_int(1), out);
@@ -73,6 +86,11 @@ static nd_status nd__empty_like(const char *fn, const nd_array *proto, nd_dtype 
 
 static nd_status nd__full_like(const char *fn, const nd_array *proto, nd_scalar value, nd_dtype dtype,
                                nd_array **out) {
+  ND__API_SCOPE(fn);
+  ND_CHECK_NULL(fn, proto);
+  ND_CHECK_NULL(fn, out);
+  const nd_dtype dt = nd__default_dtype(dtype, proto->dtype);
+  if (nd_dtype_is_valid(dt)) ND_TRY(nd__fill_value_check(fn, value, dt, 1));
   nd_array *a;
   ND_TRY(nd__empty_like(fn, proto, dtype, &a));
   return nd__filled(fn, a, value, out);
@@ -198,6 +216,7 @@ nd_status nd_linspace(double start, double stop, int64_t num, int endpoint, nd_d
 
 nd_status nd_eye(int64_t n, int64_t m, int64_t k, nd_dtype dtype, nd_array **out) {
   const char *fn = "nd_eye";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, out);
   if (m < 0) m = n;
   if (n < 0) return nd__error(ND_ERR_VALUE, "%s: negative dimensions are not allowed (N = %lld)", fn, (long long)n);
@@ -220,8 +239,8 @@ nd_status nd_eye(int64_t n, int64_t m, int64_t k, nd_dtype dtype, nd_array **out
 }
 
 nd_status nd_identity(int64_t n, nd_dtype dtype, nd_array **out) {
-  nd_status st = nd_eye(n, n, 0, dtype, out);
-  return st == ND_OK ? st : nd__error_context(st, "nd_identity");
+  ND__API_SCOPE("nd_identity");
+  return nd_eye(n, n, 0, dtype, out);
 }
 
 static nd_status nd__mask(const char *fn, nd_array *a, int lower, int64_t k) {
@@ -266,6 +285,7 @@ nd_status nd_triu(const nd_array *a, int64_t k, nd_array **out) { return nd__tri
 
 nd_status nd_tri(int64_t n, int64_t m, int64_t k, nd_dtype dtype, nd_array **out) {
   const char *fn = "nd_tri";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, out);
   if (m < 0) m = n;
   if (n < 0) return nd__error(ND_ERR_VALUE, "%s: negative dimensions are not allowed (N = %lld)", fn, (long long)n);
@@ -284,6 +304,7 @@ nd_status nd_tri(int64_t n, int64_t m, int64_t k, nd_dtype dtype, nd_array **out
 
 nd_status nd_diag(const nd_array *v, int64_t k, nd_array **out) {
   const char *fn = "nd_diag";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, v);
   ND_CHECK_NULL(fn, out);
   if (v->ndim == 2) {

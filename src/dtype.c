@@ -18,6 +18,9 @@
  * upcasts an array dtype of the same or a higher kind; otherwise the result is the default
  * dtype of the scalar's kind, except that a Python complex keeps a float array's precision
  * (float32 + 1j -> complex64). All functions are pure host code. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/internal.h"
@@ -96,27 +99,53 @@ char nd_dtype_kind(nd_dtype dtype) {
   }
 }
 
-/* Spellings accepted by nd_dtype_from_name: the canonical names that nd_dtype_name returns
- * (the weak "int", "float" and "complex" included, so that every name round-trips to its
- * value), NumPy's kind+itemsize codes, and C-style aliases for the floats. Matching is exact
- * and case-sensitive, like numpy.dtype. NumPy itself reads "int", "float" and "complex" as
- * int64, float64 and complex128; here they name the weak kinds because nd_dtype_name gives
- * them to the weak kinds, and an array constructor handed a weak kind fails loudly with
- * ND_ERR_DTYPE rather than silently picking a width. */
+/* Spellings accepted by nd_dtype_from_name: exactly what numpy.dtype(name) accepts for
+ * ndcuda's dtypes (NumPy 2, x86-64 Linux, where C long is 64 bits):
+ * - type codes ('?', 'b', 'h', 'i', 'l', 'q', 'p', 'n', their unsigned capitals, 'e', 'f',
+ *   'd', 'F', 'D') and kind+size codes ('b1', 'i4', 'u8', 'f2', 'c16', ...), each optionally
+ *   after a byte-order mark: '<', '=' or '|' (native on a little-endian host), or '>' for
+ *   one-byte types only (a big-endian float64 is not a dtype ndcuda can hold);
+ * - the canonical names that nd_dtype_name returns and NumPy's word aliases ("int" and "long"
+ *   are int64, "float" and "double" float64, "complex" complex128, "intc" int32, "intp" and
+ *   "int_" int64, ...), without a byte-order mark, as in NumPy.
+ * Matching is exact and case-sensitive, like numpy.dtype. The weak kinds have no name: they
+ * are not array dtypes, and NumPy reads "int", "float" and "complex" as array dtypes. */
 typedef struct nd__dtype_alias {
   const char *name;
   nd_dtype dtype;
 } nd__dtype_alias;
 
-static const nd__dtype_alias nd__aliases[] = {
-    {"int", ND_PYINT}, {"float", ND_PYFLOAT}, {"complex", ND_PYCOMPLEX},
-    {"b1", ND_BOOL},   {"i1", ND_INT8},       {"i2", ND_INT16},
-    {"i4", ND_INT32},  {"i8", ND_INT64},      {"u1", ND_UINT8},
-    {"u2", ND_UINT16}, {"u4", ND_UINT32},     {"u8", ND_UINT64},
-    {"f2", ND_FLOAT16}, {"f4", ND_FLOAT32},   {"f8", ND_FLOAT64},
-    {"c8", ND_COMPLEX64}, {"c16", ND_COMPLEX128},
-    {"half", ND_FLOAT16}, {"single", ND_FLOAT32}, {"double", ND_FLOAT64},
+static const nd__dtype_alias nd__codes[] = {
+    {"?", ND_BOOL},      {"b1", ND_BOOL},     {"b", ND_INT8},       {"i1", ND_INT8},
+    {"h", ND_INT16},     {"i2", ND_INT16},    {"i", ND_INT32},      {"i4", ND_INT32},
+    {"l", ND_INT64},     {"q", ND_INT64},     {"p", ND_INT64},      {"n", ND_INT64},
+    {"i8", ND_INT64},    {"B", ND_UINT8},     {"u1", ND_UINT8},     {"H", ND_UINT16},
+    {"u2", ND_UINT16},   {"I", ND_UINT32},    {"u4", ND_UINT32},    {"L", ND_UINT64},
+    {"Q", ND_UINT64},    {"P", ND_UINT64},    {"N", ND_UINT64},     {"u8", ND_UINT64},
+    {"e", ND_FLOAT16},   {"f2", ND_FLOAT16},  {"f", ND_FLOAT32},    {"f4", ND_FLOAT32},
+    {"d", ND_FLOAT64},   {"f8", ND_FLOAT64},  {"F", ND_COMPLEX64},  {"c8", ND_COMPLEX64},
+    {"D", ND_COMPLEX128}, {"c16", ND_COMPLEX128},
 };
+
+static const nd__dtype_alias nd__words[] = {
+    {"bool_", ND_BOOL},        {"byte", ND_INT8},         {"short", ND_INT16},
+    {"intc", ND_INT32},        {"int", ND_INT64},         {"int_", ND_INT64},
+    {"intp", ND_INT64},        {"long", ND_INT64},        {"longlong", ND_INT64},
+    {"ubyte", ND_UINT8},       {"ushort", ND_UINT16},     {"uintc", ND_UINT32},
+    {"uint", ND_UINT64},       {"uintp", ND_UINT64},      {"ulong", ND_UINT64},
+    {"ulonglong", ND_UINT64},  {"half", ND_FLOAT16},      {"single", ND_FLOAT32},
+    {"float", ND_FLOAT64},     {"double", ND_FLOAT64},    {"csingle", ND_COMPLEX64},
+    {"complex", ND_COMPLEX128}, {"cdouble", ND_COMPLEX128},
+};
+
+static int nd__lookup(const nd__dtype_alias *t, size_t n, const char *name, nd_dtype *out) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(name, t[i].name) == 0) {
+      *out = t[i].dtype;
+      return 1;
+    }
+  return 0;
+}
 
 nd_status nd_dtype_from_name(const char *name, nd_dtype *out) {
   ND_CHECK_NULL("nd_dtype_from_name", name);
@@ -127,13 +156,34 @@ nd_status nd_dtype_from_name(const char *name, nd_dtype *out) {
       return ND_OK;
     }
   }
-  for (size_t i = 0; i < sizeof nd__aliases / sizeof nd__aliases[0]; i++) {
-    if (strcmp(name, nd__aliases[i].name) == 0) {
-      *out = nd__aliases[i].dtype;
-      return ND_OK;
+  nd_dtype d;
+  if (nd__lookup(nd__words, sizeof nd__words / sizeof nd__words[0], name, &d)) {
+    *out = d;
+    return ND_OK;
+  }
+  const char order = name[0];
+  const char *code = (order == '<' || order == '=' || order == '|' || order == '>') ? name + 1 : name;
+  int found = nd__lookup(nd__codes, sizeof nd__codes / sizeof nd__codes[0], code, &d);
+  if (!found && code[0] != '\0' && strchr("biufc", code[0]) != NULL && code[1] != '\0') {
+    /* NumPy reads the size after a kind with strtol: leading white space, a '+' and leading
+     * zeros are accepted ('f 8', 'f+08', 'c016'), trailing characters are not. */
+    char *end;
+    errno = 0;
+    const long size = strtol(code + 1, &end, 10);
+    if (*end == '\0' && errno == 0 && size > 0 && size <= 16) {
+      char canon[4] = {code[0], 0, 0, 0};
+      snprintf(canon + 1, sizeof canon - 1, "%ld", size);
+      found = nd__lookup(nd__codes, sizeof nd__codes / sizeof nd__codes[0], canon, &d);
     }
   }
+  if (found && (order != '>' || nd__info[d].itemsize == 1)) {
+    *out = d;
+    return ND_OK;
+  }
   /* The name is user input of any length; the message shows at most 64 bytes of it. */
+  if (order == '>' && found)
+    return nd__error(ND_ERR_DTYPE, "nd_dtype_from_name: '%.64s' is big-endian; ndcuda holds native "
+                     "(little-endian) data only", name);
   return nd__error(ND_ERR_DTYPE, "nd_dtype_from_name: unknown dtype name '%.64s'%s", name,
                    strlen(name) > 64 ? " (truncated)" : "");
 }

@@ -13,6 +13,18 @@
 
 #include "src/internal.h"
 
+/* The source location as a path inside the project ("src/alloc.c"): __FILE__ is the absolute
+ * path on the machine that built the library, which means nothing to the caller. */
+static const char *nd__src_path(const char *file) {
+  const char *last = NULL, *before = NULL;
+  for (const char *p = file; *p; p++)
+    if (*p == '/') {
+      before = last;
+      last = p;
+    }
+  return before ? before + 1 : file;
+}
+
 nd_status nd__cuda_status(int err, const char *call, const char *func, const char *file,
                           int line) {
   cudaError_t e = (cudaError_t)err;
@@ -23,7 +35,7 @@ nd_status nd__cuda_status(int err, const char *call, const char *func, const cha
                  : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? ND_ERR_NO_DEVICE
                                                                                 : ND_ERR_CUDA;
   return nd__error(st, "%s: %s failed: %s (%s) at %s:%d%s", func, call, cudaGetErrorName(e),
-                   cudaGetErrorString(e), file, line,
+                   cudaGetErrorString(e), nd__src_path(file), line,
                    sticky ? "; the CUDA context is in an unrecoverable state" : "");
 }
 
@@ -33,7 +45,7 @@ nd_status nd__cublas_status(int err, const char *call, const char *func, const c
   cublasStatus_t s = (cublasStatus_t)err;
   nd_status st = s == CUBLAS_STATUS_ALLOC_FAILED ? ND_ERR_OUT_OF_MEMORY : ND_ERR_CUBLAS;
   return nd__error(st, "%s: %s failed: %s (%s) at %s:%d", func, call, cublasGetStatusName(s),
-                   cublasGetStatusString(s), file, line);
+                   cublasGetStatusString(s), nd__src_path(file), line);
 }
 
 static const char *nd__cusolver_name(cusolverStatus_t s) {
@@ -71,7 +83,7 @@ nd_status nd__cusolver_status(int err, const char *call, const char *func, const
   cusolverStatus_t s = (cusolverStatus_t)err;
   nd_status st = s == CUSOLVER_STATUS_ALLOC_FAILED ? ND_ERR_OUT_OF_MEMORY : ND_ERR_CUSOLVER;
   return nd__error(st, "%s: %s failed: %s (%d) at %s:%d", func, call, nd__cusolver_name(s), err,
-                   file, line);
+                   nd__src_path(file), line);
 }
 
 static const char *nd__curand_name(curandStatus_t s) {
@@ -104,13 +116,13 @@ nd_status nd__curand_status(int err, const char *call, const char *func, const c
   curandStatus_t s = (curandStatus_t)err;
   nd_status st = s == CURAND_STATUS_ALLOCATION_FAILED ? ND_ERR_OUT_OF_MEMORY : ND_ERR_CURAND;
   return nd__error(st, "%s: %s failed: %s (%d) at %s:%d", func, call, nd__curand_name(s), err,
-                   file, line);
+                   nd__src_path(file), line);
 }
 
 nd_status nd__nvrtc_status(int err, const char *call, const char *func, const char *file,
                            int line) {
   nvrtcResult r = (nvrtcResult)err;
   nd_status st = r == NVRTC_ERROR_OUT_OF_MEMORY ? ND_ERR_OUT_OF_MEMORY : ND_ERR_NVRTC;
-  return nd__error(st, "%s: %s failed: %s at %s:%d", func, call, nvrtcGetErrorString(r), file,
-                   line);
+  return nd__error(st, "%s: %s failed: %s at %s:%d", func, call, nvrtcGetErrorString(r),
+                   nd__src_path(file), line);
 }

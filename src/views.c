@@ -2,6 +2,7 @@
  * copy when NumPy would. */
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "src/array.h"
 
 #define ND__VIEW_ARGS(fn, a, out) \
@@ -66,6 +67,7 @@ nd_status nd_array_permute_dims(const nd_array *a, int naxes, const int64_t *axe
 }
 
 nd_status nd_array_transpose(const nd_array *a, int naxes, const int64_t *axes, nd_array **out) {
+  ND__API_SCOPE("nd_array_transpose");
   return nd_array_permute_dims(a, naxes, axes, out);
 }
 

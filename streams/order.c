@@ -24,7 +24,7 @@ void nd__set_sync_binding(const nd__sync_binding *binding) { nd__binding = bindi
 int nd__auto_events(void) {
   int v = atomic_load_explicit(&nd__auto_state, memory_order_relaxed);
   if (ND__UNLIKELY(v < 0)) {
-    v = nd__env_flag("ND_AUTO_EVENTS", 1);
+    v = nd__config_flag(ND__CFG_AUTO_EVENTS);
     atomic_store(&nd__auto_state, v);
   }
   return v;

@@ -9,10 +9,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "src/buffer.h"
+#include "src/device.h"
 #include "streams/stream_internal.h"
 
-#define ND__MAX_DEVICES 64
 #define ND__STACK_MAX 64
 
 /* ---- the CUDA binding ------------------------------------------------------------------ */
@@ -34,23 +33,6 @@ const nd__sync_binding *nd__cuda_sync_binding(void) { return &nd__cuda_binding; 
 /* Installs the CUDA binding unless a test installed another one first. */
 static void nd__binding_default(void) {
   if (nd__binding == NULL) nd__set_sync_binding(&nd__cuda_binding);
-}
-
-/* ---- devices --------------------------------------------------------------------------- */
-
-nd_status nd__device_current(const char *fn, int *device) {
-  int d = -1;
-  cudaError_t e = (cudaError_t)nd_k_device(&d);
-  if (e != cudaSuccess || d < 0) {
-    (void)cudaGetLastError();
-    return nd__error(ND_ERR_NO_DEVICE, "%s: no CUDA device is available (%s)", fn,
-                     cudaGetErrorString(e));
-  }
-  if (d >= ND__MAX_DEVICES)
-    return nd__error(ND_ERR_NOT_IMPLEMENTED, "%s: device %d is beyond the %d devices ndcuda "
-                     "supports", fn, d, ND__MAX_DEVICES);
-  *device = d;
-  return ND_OK;
 }
 
 /* Creates a stream object around cu for the current device with a fresh hand-off event. */
@@ -145,16 +127,12 @@ nd_stream *nd_stream_per_thread(void) {
   return nd__per_thread_for(d);
 }
 
-static int nd__default_per_thread = -1;
-
 nd_stream *nd__stream_current_for(int device) {
   nd__thread_state *ts = nd__ts;
   if (ts != NULL)
     for (int i = ts->depth - 1; i >= 0; i--)
       if (ts->stack_device[i] == device) return ts->stack[i];
-  if (ND__UNLIKELY(nd__default_per_thread < 0))
-    nd__default_per_thread = nd__env_flag("ND_PER_THREAD_DEFAULT_STREAM", 0);
-  return nd__default_per_thread ? nd__per_thread_for(device) : nd__null_for(device);
+  return nd__config_flag(ND__CFG_PER_THREAD_DEFAULT_STREAM) ? nd__per_thread_for(device) : nd__null_for(device);
 }
 
 nd_stream *nd_stream_current(void) {
@@ -200,6 +178,12 @@ nd_status nd_stream_from_cuda(struct CUstream_st *cuda_stream, nd_stream **out) 
   return nd__stream_wrap("nd_stream_from_cuda", ND__STREAM_FOREIGN, d, cu, out);
 }
 
+static nd__stream_retire_hook nd__retire_hook;
+
+void nd__stream_set_retire_hook(nd__stream_retire_hook hook) {
+  __atomic_store_n(&nd__retire_hook, hook, __ATOMIC_RELEASE);
+}
+
 nd_status nd_stream_destroy(nd_stream *s) {
   if (s == NULL || s->kind == ND__STREAM_LEGACY || s->kind == ND__STREAM_PER_THREAD) return ND_OK;
   nd__thread_state *ts = nd__ts;
@@ -209,10 +193,11 @@ nd_status nd_stream_destroy(nd_stream *s) {
         return nd__error(ND_ERR_STREAM, "nd_stream_destroy: stream %llu is on the calling "
                          "thread's current-stream stack (depth %d); pop it first",
                          (unsigned long long)s->id, i + 1);
-  /* Cached blocks last used on s go back to the pool while s still exists. The final record
-   * covers all work, so buffers that remember the stream can still be ordered after it once
-   * the CUDA stream is gone. */
-  nd__cache_forget_stream(s);
+  /* Cached blocks last used on s go back to the pool while s still exists (the allocator's
+   * hook). The final record covers all work, so buffers that remember the stream can still be
+   * ordered after it once the CUDA stream is gone. */
+  const nd__stream_retire_hook hook = __atomic_load_n(&nd__retire_hook, __ATOMIC_ACQUIRE);
+  if (hook != NULL) hook(s);
   nd_status st = nd__stream_retire(s);
   if (s->kind == ND__STREAM_OWNED) {
     nd_status st2 = ND_CUDA(cudaStreamDestroy((cudaStream_t)s->cu));

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "src/device.h"
 #include "src/internal.h"
 #include "ndcuda/stream.h"
 
@@ -70,6 +71,13 @@ const nd__sync_binding *nd__cuda_sync_binding(void);
 int nd__auto_events(void);
 void nd__set_auto_events(int on);
 
+/* Called by nd_stream_destroy with the stream before its CUDA stream goes, so that state kept
+ * per stream elsewhere can be let go while the stream still exists. The allocator registers
+ * its cache flush here when it makes its first pool: streams/ does not call the allocator. One
+ * hook; a later call replaces it. */
+typedef void (*nd__stream_retire_hook)(nd_stream *s);
+void nd__stream_set_retire_hook(nd__stream_retire_hook hook);
+
 /* Initialises the common fields of a stream object (refs = 1, fresh id, lock). */
 void nd__stream_init(nd_stream *s, int kind, int device, void *cu, void *event);
 
@@ -96,8 +104,6 @@ nd_status nd__stream_host_wait(nd_stream *producer, uint64_t seq);
  * per-thread stream). */
 int nd__stream_usable_here(const nd_stream *s);
 
-/* The current device, or ND_ERR_NO_DEVICE naming fn. */
-nd_status nd__device_current(const char *fn, int *device);
 
 /* The calling thread's current stream for a device (NULL only if creating the default
  * stream's handle failed). */

@@ -23,11 +23,13 @@
 #include "ndcuda/export.h"
 #include "ndcuda/shape.h"
 #include "ndcuda/status.h"
+#include "ndcuda/stream.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* An array: dtype, shape, strides and offset over a reference-counted device buffer. Opaque. */
 typedef struct nd_array nd_array;
 
 /* Memory order of a new array or of a traversal. ND_ORDER_K keeps the input's layout as
@@ -217,6 +219,31 @@ ND_API nd_status nd_array_imag(const nd_array *a, nd_array **out);
 /* A writeable or read-only twin view (same buffer). Making a broadcast view writeable is
  * refused with ND_ERR_READ_ONLY. */
 ND_API nd_status nd_array_set_writeable(nd_array *a, int writeable);
+
+/* ---- ordering the caller's own device work ---------------------------------------------- */
+
+/* How the caller's own work uses an array (nd_array_wait, nd_array_record). */
+enum { ND_ACCESS_READ = 1, ND_ACCESS_WRITE = 2, ND_ACCESS_READ_WRITE = 3 };
+
+/* Kernels or copies the caller launches on a stream's CUDA handle (nd_stream_cuda) are not
+ * seen by the library's cross-stream ordering. Bracket such work with these two calls and it
+ * takes part like any ndcuda operation:
+ *
+ *   nd_array_wait(a, ND_ACCESS_WRITE, s);    // s waits for earlier users of a on other streams
+ *   my_kernel<<<grid, block, 0, nd_stream_cuda(s)>>>(nd_array_data(a), ...);
+ *   nd_array_record(a, ND_ACCESS_WRITE, s);  // later users of a on other streams wait for it
+ *
+ * nd_array_wait makes stream wait (on the device, not the host) for the last write of a's
+ * buffer made on another stream, and for a write access also for the reads since. It must
+ * come before the launch. nd_array_record notes that work enqueued on stream up to now reads
+ * or writes a's buffer; it must come after the launch. access is an ND_ACCESS_* value; stream
+ * NULL means the calling thread's current stream. Both borrow a and stream, enqueue at most
+ * an event wait or record and return without blocking. The ordering is per buffer: any view
+ * of the buffer stands for all of it. Errors: ND_ERR_NULL_POINTER (a),
+ * ND_ERR_INVALID_ARGUMENT (access), ND_ERR_DEVICE_MISMATCH (stream and a on different
+ * devices), ND_ERR_STREAM (a destroyed stream), ND_ERR_CUDA. */
+ND_API nd_status nd_array_wait(const nd_array *a, int access, nd_stream *stream);
+ND_API nd_status nd_array_record(const nd_array *a, int access, nd_stream *stream);
 
 #ifdef __cplusplus
 }

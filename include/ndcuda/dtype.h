@@ -75,8 +75,12 @@ ND_API const char *nd_dtype_name(nd_dtype dtype);
 /* NumPy's kind character (see nd_dtype_kind) for array dtypes and weak kinds, 0 otherwise. */
 ND_API char nd_dtype_kind(nd_dtype dtype);
 
-/* Parses a NumPy dtype name ("float32", "f4", "bool", "complex128", "c16", "uint8", ...).
- * Borrows name. Errors: ND_ERR_NULL_POINTER, ND_ERR_DTYPE for an unknown name. */
+/* Parses a dtype name as numpy.dtype(name) does for ndcuda's dtypes: canonical names
+ * ("float32"), word aliases ("float" and "double" are float64, "int", "long" and "intp" int64,
+ * "complex" complex128, "intc" int32, ...), type codes ("f", "d", "?", "l", ...) and kind+size
+ * codes ("f4", "c16"), the codes optionally after a byte-order mark '<', '=' or '|' ('>' only
+ * for one-byte types). Borrows name. Errors: ND_ERR_NULL_POINTER, ND_ERR_DTYPE for an unknown
+ * name or a dtype ndcuda does not hold (float128, big-endian, strings). */
 ND_API nd_status nd_dtype_from_name(const char *name, nd_dtype *out);
 
 /* NumPy's promote_types for two dtypes, weak kinds allowed (NEP 50): the smallest dtype both
@@ -114,6 +118,7 @@ typedef struct nd_scalar {
   } v;
 } nd_scalar;
 
+/* Scalar constructors: weak Python-style int, float and complex values, and a bool. */
 static inline nd_scalar nd_scalar_int(int64_t value) {
   nd_scalar s;
   s.dtype = ND_PYINT;

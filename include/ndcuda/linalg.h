@@ -135,9 +135,12 @@ ND_API nd_status nd_einsum(const char *subscripts, int nops, const nd_array *con
 /* Inverse of each matrix of a (..., n, n). n <= 32 runs a fused one-kernel Gauss-Jordan with
  * partial pivoting that keeps each matrix on chip; n <= 128 a block-per-matrix variant (complex128:
  * n <= 64); larger batches cuBLAS getrfBatched + getriBatched (n <= 256); single or larger
- * matrices cuSOLVER getrf + getrs. Errors: ND_ERR_NULL_POINTER, ND_ERR_SHAPE (ndim < 2, not square),
- * ND_ERR_DTYPE, ND_ERR_SINGULAR (checked mode: "matrix at batch index 7 is singular (pivot
- * 3 is zero)"), ND_ERR_STREAM (checked mode under graph capture), ND_ERR_OUT_OF_MEMORY,
+ * matrices cuSOLVER getrf + getrs, except in checked mode for real matrices of order >= 512 whose
+ * rows are all diagonally dominant (tested first, one host wait): there getrf without pivoting,
+ * the triangles inverted by blocks and multiplied, the answer checked and, if it fails, the
+ * partial-pivoting path after all (linalg/inv_large.c). Errors: ND_ERR_NULL_POINTER,
+ * ND_ERR_SHAPE (ndim < 2, not square), ND_ERR_DTYPE, ND_ERR_SINGULAR (checked mode: "matrix at
+ * batch index 7 is singular (pivot 3 is zero)"), ND_ERR_STREAM (checked mode under graph capture), ND_ERR_OUT_OF_MEMORY,
  * ND_ERR_CUSOLVER, ND_ERR_CUBLAS, ND_ERR_CUDA. Checked mode waits once (see above);
  * unchecked mode enqueues and returns. */
 ND_API nd_status nd_linalg_inv(const nd_array *a, nd_array **out);
@@ -149,14 +152,26 @@ ND_API nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **
  * result then a.shape[:-1]; otherwise b is a stack (..., n, k) whose batch dimensions broadcast
  * with a's, and the result is (broadcast batch, n, k). Errors as nd_linalg_inv, and
  * ND_ERR_SHAPE when b's n does not match.
- * Real systems of order > 128 in checked mode are first solved through a random butterfly
- * transform of a, LU without pivoting and one step of iterative refinement (float32 input in
- * float64, the answer rounded); the answer is kept only if no pivot is tiny and every column's
- * backward error ||b - a x|| / (||a||_F ||x||) is within max(16, sqrt(n)) float64 epsilons, and
- * otherwise the call solves with partial pivoting, which alone decides ND_ERR_SINGULAR. This
- * runs in a quarter of the time of partial pivoting at n = 4096. Unchecked mode, which may not
- * wait for that check, always uses partial pivoting. */
+ *
+ * The randomised solve. Real systems of order > 128 in checked mode are first solved by
+ * - method: a fixed depth-2 random butterfly transform on each side, U^T a V (float64; float32
+ *   input is solved in float64 and the answer rounded), LU of that without pivoting, the two
+ *   triangular solves, and one step of iterative refinement against the original a;
+ * - check: the answer is returned only if the factorisation reported no zero pivot, every pivot
+ *   is finite and above 1e-10 ||a||_F, and every column satisfies ||b - a x||_inf <=
+ *   max(16, sqrt(n)) * eps(float64) * ||a||_F * ||x||_inf with every entry finite (one kernel,
+ *   linalg/rbt.cu, decides this for the whole call);
+ * - fallback: otherwise the whole call is solved again with partial pivoting (cuSOLVER getrf +
+ *   getrs), which alone decides ND_ERR_SINGULAR, so singular, NaN/inf and badly scaled input
+ *   get exactly the partial-pivoting result. A fallback costs the randomised attempt on top
+ *   (about a quarter of the partial-pivoting time).
+ * Fallback rate measured on an H100 (2026-11-23, bench/RESULTS.md): none for uniform random
+ * systems of orders 130 to 2048; 2-5% for row-permuted diagonally dominant ones up to order
+ * 1024 and 60% at 2048, where the refined residual misses the bound. It runs in a quarter of
+ * the time of partial pivoting at n = 4096. ND_SOLVE_RBT=0 turns it off; unchecked mode, which
+ * may not wait for the check, always uses partial pivoting. */
 ND_API nd_status nd_linalg_solve(const nd_array *a, const nd_array *b, nd_array **out);
+/* As nd_linalg_solve with flags and info as nd_linalg_inv_ex's (info may be NULL). */
 ND_API nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out,
                                     nd_array **info);
 
@@ -179,6 +194,7 @@ ND_API nd_status nd_linalg_matrix_power(const nd_array *a, int64_t n, nd_array *
  * ND_ERR_SHAPE, ND_ERR_DTYPE, ND_ERR_NOT_POSITIVE_DEFINITE (checked mode, naming the batch
  * index and the order of the failing minor). */
 ND_API nd_status nd_linalg_cholesky(const nd_array *a, int upper, nd_array **out);
+/* As nd_linalg_cholesky with flags and info as nd_linalg_inv_ex's (info may be NULL). */
 ND_API nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd_array **out,
                                        nd_array **info);
 

@@ -60,6 +60,7 @@
 extern "C" {
 #endif
 
+/* A random generator: a seed and a bit generator (opaque; see above). */
 typedef struct nd_generator nd_generator;
 
 /* Bit generators. Values are explicit and append-only. */

@@ -121,7 +121,9 @@ ND_API nd_status nd_quantile(const nd_array *a, double q, int naxes, const int64
 ND_API nd_status nd_percentile(const nd_array *a, double q, int naxes, const int64_t *axes,
                                int keepdims, nd_array *out, nd_array **result);
 /* The same for nq values q[0..nq) (host memory, borrowed): the result has a leading axis of
- * length nq, as NumPy's quantile with a 1-d q. Blocks while q is copied to the device. */
+ * length nq, as NumPy's quantile with a 1-d q, and is float64 for every input dtype (an array
+ * of q is float64 and takes part in NumPy's promotion). Bool input is refused (ND_ERR_DTYPE),
+ * here and in nd_quantile/nd_percentile. Blocks while q is copied to the device. */
 ND_API nd_status nd_quantiles(const nd_array *a, int64_t nq, const double *q, int naxes,
                               const int64_t *axes, int keepdims, nd_array *out, nd_array **result);
 ND_API nd_status nd_percentiles(const nd_array *a, int64_t nq, const double *q, int naxes,

@@ -61,7 +61,9 @@ ND_API nd_status nd_searchsorted(const nd_array *a, const nd_array *v, int right
 /* NumPy's nonzero: for an array of ndim >= 1, ndim int64 arrays (one per axis) holding the
  * coordinates of the nonzero elements in C order, written to results[0 .. ndim) (capacity:
  * the room in results). The arrays are views of one (ndim, count) allocation. Blocks to read
- * the count. Errors: ND_ERR_VALUE for 0-d input ("Calling nonzero on 0d arrays is not
+ * the count (one 8-byte device-to-host copy): it waits for the current stream up to that
+ * copy, where a's producer on any other stream has been ordered by an event wait, and for
+ * nothing else on the device. Errors: ND_ERR_VALUE for 0-d input ("Calling nonzero on 0d arrays is not
  * allowed"), ND_ERR_INVALID_ARGUMENT (capacity < ndim). */
 ND_API nd_status nd_nonzero(const nd_array *a, nd_array **results, int capacity);
 

@@ -43,8 +43,10 @@ extern "C" {
   X(ERR_VALUE, 21, "argument value out of its domain")                                      \
   X(ERR_STREAM, 22, "invalid stream use (pop without push, destroyed stream, capture)")     \
   X(ERR_IO, 23, "file input/output error")                                                  \
-  X(ERR_INTERNAL, 24, "internal error (a bug in ndcuda)")
+  X(ERR_INTERNAL, 24, "internal error (a bug in ndcuda)")                                  \
+  X(ERR_COMPILE, 25, "run-time compilation of a user kernel failed")
 
+/* What every fallible function returns: ND_OK (0) or one of the ND_ERR_* codes above. */
 typedef enum nd_status {
 #define ND_STATUS_ENUM_(name, value, text) ND_##name = value,
   ND_STATUS_MAP(ND_STATUS_ENUM_)

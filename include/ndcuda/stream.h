@@ -29,7 +29,9 @@ extern "C" {
 struct CUstream_st;
 struct CUevent_st;
 
+/* A stream on one device (opaque; see nd_stream_create). */
 typedef struct nd_stream nd_stream;
+/* An event on one device (opaque; see nd_event_create). */
 typedef struct nd_event nd_event;
 
 /* Stream flags for nd_stream_create. */
@@ -95,7 +97,8 @@ ND_API nd_status nd_stream_query(nd_stream *stream, int *done);
 
 /* The CUDA stream behind the handle (cudaStreamLegacy for the null stream,
  * cudaStreamPerThread for the per-thread one), for launching one's own kernels. Work the
- * caller launches there is not tracked: see nd_array_mark_* in array.h for that. */
+ * caller launches there is not tracked unless it is bracketed by nd_array_wait and
+ * nd_array_record (array.h). */
 ND_API struct CUstream_st *nd_stream_cuda(const nd_stream *stream);
 
 /* The device the stream belongs to, -1 for NULL. */

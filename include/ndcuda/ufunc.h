@@ -30,7 +30,8 @@
  *   dtype('float64') to dtype('int32') with casting rule 'same_kind'"), ND_ERR_VALUE
  *   (weak integer out of bounds; negative integer power), ND_ERR_READ_ONLY,
  *   ND_ERR_DEVICE_MISMATCH, ND_ERR_OUT_OF_MEMORY, ND_ERR_CUDA. Every message names the function
- *   and the operands' shapes or dtypes.
+ *   (nd_ufunc_call's the named function of its op: "nd_add: ..." for ND_UFUNC_ADD) and the
+ *   operands' shapes or dtypes.
  * - Stream behaviour: the work is enqueued on the calling thread's current stream and the
  *   call returns without waiting, except nd_allclose and nd_array_equal, which block until
  *   their host answer is known. Buffers written or read on other streams are ordered
@@ -94,6 +95,7 @@ extern "C" {
   X(CONJUGATE, conjugate, 1) X(REAL, real, 1) X(IMAG, imag, 1) X(ANGLE, angle, 1)         \
   X(CLIP, clip, 3) X(WHERE, where, 3)
 
+/* The functions, ND_UFUNC_ADD to ND_UFUNC_WHERE, in the order of ND_UFUNC_MAP. */
 typedef enum nd_ufunc {
 #define ND_UFUNC_ENUM_(e, name, nin) ND_UFUNC_##e,
   ND_UFUNC_MAP(ND_UFUNC_ENUM_)
@@ -114,12 +116,14 @@ typedef enum nd_operand_kind {
   ND_OPERAND_SCALAR = 2
 } nd_operand_kind;
 
+/* One operand of nd_ufunc_call; `kind` says which member is meaningful. */
 typedef struct nd_operand {
   nd_operand_kind kind;
   const nd_array *array; /* ND_OPERAND_ARRAY */
   nd_scalar scalar;      /* ND_OPERAND_SCALAR */
 } nd_operand;
 
+/* Operand constructors: an array (borrowed), a scalar value, or no value. */
 static inline nd_operand nd_arg(const nd_array *a) {
   nd_operand o;
   o.kind = ND_OPERAND_ARRAY;

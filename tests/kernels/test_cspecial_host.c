@@ -133,12 +133,130 @@ START_TEST(test_product) {
 }
 END_TEST
 
+/* ---- finite arguments at every magnitude ---------------------------------------------------- */
+
+void nd_cs_fin(int fn, double x, double y, double *re, double *im);
+void nd_cs_finf(int fn, float x, float y, float *re, float *im);
+int nd_cs_big(double x, double y);
+int nd_cs_bigf(float x, float y);
+
+static const char *const fin_names[] = {"csqrt", "clog", "csinh", "ccosh", "csin", "ccos",
+                                        "catanh", "catan", "casinh", "cacosh", "casin"};
+enum { NFIN = 11 };
+
+static double complex fin_ref(int fn, double complex z) {
+  switch (fn) {
+    case 0: return csqrt(z);
+    case 1: return clog(z);
+    case 2: return csinh(z);
+    case 3: return ccosh(z);
+    case 4: return csin(z);
+    case 5: return ccos(z);
+    case 6: return catanh(z);
+    case 7: return catan(z);
+    case 8: return casinh(z);
+    case 9: return cacosh(z);
+    default: return casin(z);
+  }
+}
+static float complex fin_reff(int fn, float complex z) {
+  switch (fn) {
+    case 0: return csqrtf(z);
+    case 1: return clogf(z);
+    case 2: return csinhf(z);
+    case 3: return ccoshf(z);
+    case 4: return csinf(z);
+    case 5: return ccosf(z);
+    case 6: return catanhf(z);
+    case 7: return catanf(z);
+    case 8: return casinhf(z);
+    case 9: return cacoshf(z);
+    default: return casinf(z);
+  }
+}
+
+/* Magnitudes from the smallest subnormal to the largest finite number, through the places
+ * where the formulas change (|z| near 1, exp's overflow threshold, 1/eps), with both signs. */
+static const double mags[] = {4.9406564584124654e-324, 1e-310, 2.5e-308, 1e-300, 1e-160, 1e-20, 1e-8,
+                              0.3, 0.6, 0.8, 0.999, 1.0, 1.0000001, 1.7, 3.0, 20.0, 108.7, 700.0,
+                              710.0, 1000.0, 5e15, 1e20, 1e154, 1e300, 1.7976931348623157e308};
+static const float magsf[] = {1.4e-45f, 1e-40f, 1.2e-38f, 1e-30f, 1e-20f, 1e-8f, 0.3f, 0.6f, 0.8f,
+                              0.999f, 1.0f, 1.0000001f, 1.7f, 3.0f, 20.0f, 88.5f, 90.0f, 108.7f,
+                              200.0f, 1e7f, 1e10f, 1e20f, 1e36f, 3.4028235e38f};
+
+/* Agreement with the C library: the same infinity, or within k ulp of each part plus 4 eps of
+ * the result's larger part (a part that cancels to near zero is only as good as that). */
+static int close_to(double got, double want, double norm, double eps, double k) {
+  if (isnan(want)) return isnan(got);
+  if (isinf(want)) return got == want;
+  if (!isfinite(got)) return 0;
+  return fabs(got - want) <= k * eps * fabs(want) + 4 * eps * norm;
+}
+
+static void check_finite(int is_float) {
+  const double eps = is_float ? 0x1p-23 : 0x1p-52;
+  const int nm = is_float ? (int)(sizeof magsf / sizeof magsf[0]) : (int)(sizeof mags / sizeof mags[0]);
+  int bad = 0, n = 0;
+  for (int fn = 0; fn < NFIN; fn++)
+    for (int i = -nm; i < nm; i++)
+      for (int j = -nm; j < nm; j++) {
+        const double x = i < 0 ? -(is_float ? magsf[-i - 1] : mags[-i - 1]) : (is_float ? magsf[i] : mags[i]);
+        const double y = j < 0 ? -(is_float ? magsf[-j - 1] : mags[-j - 1]) : (is_float ? magsf[j] : mags[j]);
+        const int big = is_float ? nd_cs_bigf((float)x, (float)y) : nd_cs_big(x, y);
+        if (fn >= 8 && !big) continue; /* the log(2z) forms are for huge arguments only */
+        double got[2], want[2];
+        if (is_float) {
+          float re, im;
+          nd_cs_finf(fn, (float)x, (float)y, &re, &im);
+          const float complex w = fin_reff(fn, CMPLXF((float)x, (float)y));
+          got[0] = re, got[1] = im, want[0] = crealf(w), want[1] = cimagf(w);
+        } else {
+          nd_cs_fin(fn, x, y, &got[0], &got[1]);
+          const double complex w = fin_ref(fn, CMPLX(x, y));
+          want[0] = creal(w), want[1] = cimag(w);
+        }
+        const double norm = fmax(fabs(want[0]), fabs(want[1]));
+        n++;
+        if (!close_to(got[0], want[0], norm, eps, 8) || !close_to(got[1], want[1], norm, eps, 8)) {
+          if (bad++ < 25)
+            fprintf(stderr, "%s%s(%.17g%+.17gi): ndcuda %.17g%+.17gi, C library %.17g%+.17gi\n", fin_names[fn],
+                    is_float ? "f" : "", x, y, got[0], got[1], want[0], want[1]);
+        }
+      }
+  ck_assert_msg(bad == 0, "%d of %d finite %s results differ from the C library", bad, n,
+                is_float ? "float" : "double");
+}
+
+START_TEST(test_finite_double) { check_finite(0); }
+END_TEST
+
+START_TEST(test_finite_float) { check_finite(1); }
+END_TEST
+
+/* The cases of the report that found the unscaled formulas. */
+START_TEST(test_finite_reported_cases) {
+  double re, im;
+  nd_cs_fin(0, -0.0, 4.9406564584124654e-324, &re, &im); /* sqrt(-0 + 5e-324j) */
+  ck_assert_msg(isfinite(re) && isfinite(im) && re > 1e-162 && im > 1e-162, "sqrt: %g%+gi", re, im);
+  nd_cs_fin(1, 1.7976931348623157e308, 1.7976931348623157e308, &re, &im); /* log near the max */
+  ck_assert_msg(isfinite(re) && fabs(re - 710.12928648366392) < 1e-12, "log: %.17g", re);
+  nd_cs_fin(7, 1.7976931348623157e308, -1.18, &re, &im); /* atan(max - 1.18j) */
+  ck_assert_msg(fabs(re - 1.5707963267948966) < 1e-15, "atan real part %.17g, not pi/2", re);
+  float rf, imf;
+  nd_cs_finf(4, 1e-45f, 108.7f, &rf, &imf); /* complex64 sin(1e-45 + 108.7j) */
+  ck_assert_msg(isfinite(rf) && isinf(imf), "sinf: %g%+gi", rf, imf);
+}
+END_TEST
+
 static Suite *cspecial_suite(void) {
   Suite *s = suite_create("cspecial_host");
   TCase *tc = tcase_create("values");
   tcase_add_test(tc, test_functions_double);
   tcase_add_test(tc, test_functions_float);
   tcase_add_test(tc, test_product);
+  tcase_add_test(tc, test_finite_double);
+  tcase_add_test(tc, test_finite_float);
+  tcase_add_test(tc, test_finite_reported_cases);
   suite_add_tcase(s, tc);
   return s;
 }

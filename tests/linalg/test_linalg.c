@@ -4,7 +4,6 @@
  * (offset slices, transposed, negative strides, broadcast batches), zero sizes, singular and
  * indefinite input in checked and unchecked mode, NaN input, bad arguments, the SEEDS report 5
  * scenario across streams, graph capture and several threads. Exits 77 without a GPU. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <complex.h>
 #include <math.h>
 #include <pthread.h>
@@ -255,12 +254,13 @@ START_TEST(test_inv_large_batch) {
   ck_assert_int_eq(cudaGetDevice(&dev), cudaSuccess);
   ck_assert_int_eq(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
   ck_assert_int_eq(nd_lk_inv_tc_ok(ND_FLOAT64, 32), major >= 8);
-  setenv("ND_INV_TC", "0", 1);
-  ck_assert_int_eq(nd_lk_inv_tc_ok(ND_FLOAT64, 32), 0);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, major), major >= 8 ? ND__GJ_TC : ND__GJ_WARP);
+  ck_assert_int_eq(nd__linalg_set_inv_tc(0), 1);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, major), ND__GJ_WARP);
   check_inv(ND_FLOAT64, 1, &b, 32);
   b = 37;
   check_inv(ND_FLOAT64, 1, &b, 20);
-  unsetenv("ND_INV_TC");
+  ck_assert_int_eq(nd__linalg_set_inv_tc(1), 0);
   b = 50;
   check_inv(ND_FLOAT32, 1, &b, 128);
 }
@@ -620,6 +620,170 @@ static dc *uniform_mats(int64_t count) {
   return v;
 }
 
+/* ---- systems built to defeat the randomised solve ---------------------------------------------
+ * The transforms of linalg/rbt.cu are fixed (a hash of the entry's index), so a test can build
+ * A = F0^-1 D F1^-T, whose transformed matrix F0 A F1^T (what getrf factors without pivoting) is
+ * a chosen D, here one with a tiny or zero leading pivot. Host copies of the transform follow;
+ * F_s acts on the lanes {p, p + q, p + 2q, p + 3q} (q = np / 4) of a vector as rbt_diag::fwd. */
+
+static unsigned rbt_mix_h(unsigned x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+static double rbt_d_h(unsigned set, int idx) {
+  const unsigned h = rbt_mix_h((unsigned)idx * 2u + set + 0x9e3779b9u);
+  const double u = (double)(h >> 8) * (1.0 / 16777216.0) - 0.5;
+  return exp(u / 10.0);
+}
+
+/* The 4 x 4 matrix G (row-major) of the lane group p of transform `set`: fwd(x) = G x. */
+static void rbt_group(unsigned set, int np, int p, double G[16]) {
+  const int h = np / 2, q = np / 4;
+  const double c1 = rbt_d_h(set, np + p), c2 = rbt_d_h(set, np + q + p), b1 = rbt_d_h(set, np + h + p),
+               b2 = rbt_d_h(set, np + h + q + p), r0a = rbt_d_h(set, p), r1a = rbt_d_h(set, h + p),
+               r0b = rbt_d_h(set, p + q), r1b = rbt_d_h(set, h + p + q), s = 0.70710678118654752440;
+  for (int col = 0; col < 4; col++) {
+    double x[4] = {0, 0, 0, 0};
+    x[col] = 1;
+    const double y0 = c1 * s * (x[0] + x[1]), y1 = c2 * s * (x[0] - x[1]);
+    const double y2 = b1 * s * (x[2] + x[3]), y3 = b2 * s * (x[2] - x[3]);
+    G[0 * 4 + col] = r0a * s * (y0 + y2);
+    G[2 * 4 + col] = r1a * s * (y0 - y2);
+    G[1 * 4 + col] = r0b * s * (y1 + y3);
+    G[3 * 4 + col] = r1b * s * (y1 - y3);
+  }
+}
+
+/* Inverse of a 4 x 4 matrix by Gauss-Jordan with partial pivoting (the groups are well
+ * conditioned: products of scaled butterflies). */
+static void inv4(const double G[16], double out[16]) {
+  double a[4][8];
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 8; c++) a[r][c] = c < 4 ? G[r * 4 + c] : (double)(c - 4 == r);
+  for (int k = 0; k < 4; k++) {
+    int pr = k;
+    for (int r = k + 1; r < 4; r++)
+      if (fabs(a[r][k]) > fabs(a[pr][k])) pr = r;
+    for (int c = 0; c < 8; c++) {
+      const double t = a[k][c];
+      a[k][c] = a[pr][c];
+      a[pr][c] = t;
+    }
+    const double d = a[k][k];
+    for (int c = 0; c < 8; c++) a[k][c] /= d;
+    for (int r = 0; r < 4; r++)
+      if (r != k) {
+        const double f = a[r][k];
+        for (int c = 0; c < 8; c++) a[r][c] -= f * a[k][c];
+      }
+  }
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 4; c++) out[r * 4 + c] = a[r][4 + c];
+}
+
+/* m (n x n, row-major, n a multiple of 64 so that there is no padding) <- F0^-1 m F1^-T. */
+static void rbt_untransform(double *m, int n) {
+  const int q = n / 4;
+  for (int p = 0; p < q; p++) {
+    double G[16], Gi0[16], Gi1[16];
+    rbt_group(0, n, p, G);
+    inv4(G, Gi0);
+    rbt_group(1, n, p, G);
+    inv4(G, Gi1);
+    /* rows: every column's lanes p + r q <- Gi0 times them */
+    for (int c = 0; c < n; c++) {
+      double x[4], y[4];
+      for (int r = 0; r < 4; r++) x[r] = m[(int64_t)(p + r * q) * n + c];
+      for (int r = 0; r < 4; r++) y[r] = Gi0[r * 4] * x[0] + Gi0[r * 4 + 1] * x[1] + Gi0[r * 4 + 2] * x[2] + Gi0[r * 4 + 3] * x[3];
+      for (int r = 0; r < 4; r++) m[(int64_t)(p + r * q) * n + c] = y[r];
+    }
+    /* columns: m F1^-T, i.e. every row's lanes p + c q <- Gi1 times them */
+    for (int r = 0; r < n; r++) {
+      double x[4], y[4];
+      for (int c = 0; c < 4; c++) x[c] = m[(int64_t)r * n + p + c * q];
+      for (int c = 0; c < 4; c++) y[c] = Gi1[c * 4] * x[0] + Gi1[c * 4 + 1] * x[1] + Gi1[c * 4 + 2] * x[2] + Gi1[c * 4 + 3] * x[3];
+      for (int c = 0; c < 4; c++) m[(int64_t)r * n + p + c * q] = y[c];
+    }
+  }
+}
+
+/* The transformed matrix is D = U + 2 sqrt(n) I (U uniform in [-1, 1), well conditioned) with
+ * D[0][0] = lead * ||D||_F. lead = 0: the factorisation without pivoting meets a pivot of the
+ * size of the transform's rounding errors; 1e-12: a pivot below the check's 1e-10 ||A||_F; 1e-9:
+ * a pivot the check lets through, with a growth of about 1e9 that one refinement step does not
+ * bring to the residual bound. A is nonsingular and well conditioned in each case, so partial
+ * pivoting solves it: whatever the randomised path does, the answer returned must be a good one,
+ * and an answer the randomised path kept must meet its own bound. */
+START_TEST(test_solve_randomised_defeated) {
+  const int n = 256, k = 2;
+  const double eps = 2.220446049250313e-16;
+  static const double leads[] = {0, 1e-12, 1e-9};
+  rng_state = 0x243f6a8885a308d3ull;
+  int fell_back_small = 0;
+  for (size_t li = 0; li < sizeof leads / sizeof leads[0]; li++) {
+    double *d = malloc((size_t)n * n * sizeof(double));
+    double fro = 0;
+    for (int64_t i = 0; i < (int64_t)n * n; i++) {
+      d[i] = urand() + (i / n == i % n ? 2.0 * sqrt((double)n) : 0.0);
+      fro += d[i] * d[i];
+    }
+    d[0] = leads[li] * sqrt(fro);
+    rbt_untransform(d, n);
+    double afro = 0, ainf = 0;
+    for (int r = 0; r < n; r++) {
+      double rs = 0;
+      for (int c = 0; c < n; c++) {
+        afro += d[(int64_t)r * n + c] * d[(int64_t)r * n + c];
+        rs += fabs(d[(int64_t)r * n + c]);
+      }
+      ainf = fmax(ainf, rs);
+    }
+    afro = sqrt(afro);
+    /* upload A^T in C order and pass its transposed view: the kernels then see A itself */
+    dc *ht = malloc((size_t)n * n * sizeof(dc));
+    for (int r = 0; r < n; r++)
+      for (int c = 0; c < n; c++) ht[(int64_t)c * n + r] = d[(int64_t)r * n + c];
+    dc *hb = rand_vals((int64_t)n * k, 0);
+    nd_array *t = upload(ht, 2, SHAPE(n, n), ND_FLOAT64), *a = NULL, *b = upload(hb, 2, SHAPE(n, k), ND_FLOAT64);
+    ND_ASSERT_OK(nd_array_swapaxes(t, -1, -2, &a));
+    const int64_t acc0 = nd__solve_rbt_count(0), fb0 = nd__solve_rbt_count(1);
+    nd_array *x = NULL, *x3 = NULL, *b3 = NULL;
+    ND_ASSERT_OK(nd_linalg_solve(a, b, &x));
+    const int accepted = (int)(nd__solve_rbt_count(0) - acc0), fell_back = (int)(nd__solve_rbt_count(1) - fb0);
+    ck_assert_int_eq(accepted + fell_back, 1);
+    ND_ASSERT_OK(nd_array_reshape(x, 3, SHAPE(1, n, k), &x3));
+    ND_ASSERT_OK(nd_array_reshape(b, 3, SHAPE(1, n, k), &b3));
+    const double e = solve_berr(a, x3, b3, 1, n, k);
+    printf("test_solve_randomised_defeated: leading pivot %g ||D||_F: %s, backward error %.3g\n", leads[li],
+           accepted ? "accepted" : "fell back to partial pivoting", e);
+    /* a kept answer meets the check's bound, ||r||_inf <= 16 eps ||A||_F ||x||_inf (n = 256;
+     * e is measured against ||A||_inf, hence the ratio; 1.5 for the host's own rounding), and
+     * partial pivoting's is a small multiple of eps */
+    if (accepted)
+      ck_assert_msg(e * ainf <= 1.5 * 16 * eps * afro, "leading pivot %g: accepted with backward error %g", leads[li], e);
+    else
+      ck_assert_msg(e < 64 * eps, "leading pivot %g: partial pivoting's backward error %g", leads[li], e);
+    if (leads[li] < 1e-10) fell_back_small += fell_back;
+    nd_array_release(x);
+    nd_array_release(x3);
+    nd_array_release(b3);
+    nd_array_release(a);
+    nd_array_release(t);
+    nd_array_release(b);
+    free(d);
+    free(ht);
+    free(hb);
+  }
+  /* a pivot at or below 1e-10 ||A||_F is refused by the check, whatever the residual */
+  ck_assert_int_eq(fell_back_small, 2);
+}
+END_TEST
+
 START_TEST(test_solve_randomised) {
   const double eps = 2.220446049250313e-16;
   rng_state = 0x9e3779b97f4a7c15ull; /* its own matrices, whatever the tests before it drew */
@@ -631,14 +795,14 @@ START_TEST(test_solve_randomised) {
     double e = solve_large(a, b, 1, 1, n, k, ND_FLOAT64);
     ck_assert_msg(e < 8 * eps, "uniform 512: backward error %g", e);
     /* the partial-pivoting path on the same system, for comparison */
-    setenv("ND_SOLVE_RBT", "0", 1);
+    nd__config_override(ND__CFG_SOLVE_RBT, "0");
     nd_array *x = NULL;
     const int64_t acc0 = nd__solve_rbt_count(0), fb0 = nd__solve_rbt_count(1);
     ND_ASSERT_OK(nd_linalg_solve(a, b, &x));
     ck_assert(nd__solve_rbt_count(0) == acc0 && nd__solve_rbt_count(1) == fb0);
     double e2 = solve_berr(a, x, b, 1, n, k);
     ck_assert_msg(e2 < 64 * eps, "uniform 512, partial pivoting: backward error %g", e2);
-    unsetenv("ND_SOLVE_RBT");
+    nd__config_override(ND__CFG_SOLVE_RBT, NULL);
     nd_array_release(x);
     /* unchecked mode never waits, so it takes partial pivoting (and does not count) */
     ND_ASSERT_OK(nd_linalg_solve_ex(a, b, ND_LINALG_UNCHECKED, &x, NULL));
@@ -748,10 +912,10 @@ START_TEST(test_solve_randomised) {
     /* two equal rows: whether partial pivoting meets an exactly zero pivot depends on the order
      * of its sums; the status must be the one it gives with the randomised path off */
     s = singular_batch(ND_FLOAT64, 1, n, 0, 0);
-    setenv("ND_SOLVE_RBT", "0", 1);
+    nd__config_override(ND__CFG_SOLVE_RBT, "0");
     x = NULL;
     nd_status want = nd_linalg_solve(s, b, &x);
-    unsetenv("ND_SOLVE_RBT");
+    nd__config_override(ND__CFG_SOLVE_RBT, NULL);
     nd_array_release(x);
     x = NULL;
     const int64_t fb1 = nd__solve_rbt_count(1);
@@ -1509,6 +1673,102 @@ START_TEST(test_qr) {
 }
 END_TEST
 
+/* Cases where ndcuda differed from NumPy 2.4. */
+START_TEST(test_numpy_fidelity) {
+  /* cholesky of the indefinite diag(4, ..., 4, -1), both triangles, n = 8 and 128 */
+  for (int64_t n = 8; n <= 128; n *= 16)
+    for (int upper = 0; upper < 2; upper++) {
+      dc *h = calloc((size_t)(n * n), sizeof(dc));
+      for (int64_t i = 0; i < n; i++) h[i * n + i] = i == n - 1 ? -1 : 4;
+      nd_array *a = upload(h, 2, SHAPE(n, n), ND_FLOAT64), *l = NULL;
+      ND_ASSERT_FAILS(nd_linalg_cholesky(a, upper, &l), ND_ERR_NOT_POSITIVE_DEFINITE, "nd_linalg_cholesky");
+      ck_assert_ptr_null(l);
+      nd_array_release(a);
+      free(h);
+    }
+  /* det and slogdet of complex64 matrices whose determinant overflows float: upper
+   * triangular, diagonal 3 + 4i (|d| = 5, 5^65 > FLT_MAX), ones above. NumPy: a finite sign
+   * p^n (p = 0.6 + 0.8i), logdet n log 5, det sign * exp(logdet) = +-inf parts. */
+  for (int64_t n = 65; n <= 128; n += 63) {
+    dc *h = calloc((size_t)(n * n), sizeof(dc));
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = i; j < n; j++) h[i * n + j] = i == j ? 3 + 4 * I : 1;
+    nd_array *a = upload(h, 2, SHAPE(n, n), ND_COMPLEX64), *sign = NULL, *lg = NULL, *det = NULL;
+    ND_ASSERT_OK(nd_linalg_slogdet(a, &sign, &lg));
+    ND_ASSERT_OK(nd_linalg_det(a, &det));
+    dc *s = fetch(sign), *l = fetch(lg), *d = fetch(det);
+    const dc want = cpow(0.6 + 0.8 * I, (double)n);
+    ck_assert_msg(cabs(s[0] - want) < 1e-4, "slogdet n=%lld sign %g%+gi, NumPy %g%+gi", (long long)n, creal(s[0]),
+                  cimag(s[0]), creal(want), cimag(want));
+    ck_assert_msg(fabs(creal(l[0]) - (double)n * log(5.0)) < 1e-3 * (double)n, "logdet %g", creal(l[0]));
+    /* sign * (inf + 0i) in NumPy's complex product: each part an infinity with the sign's
+     * sign, or NaN where the sign's other part is 0 */
+    ck_assert_msg(isinf(creal(d[0])) && signbit(creal(d[0])) == signbit(creal(want)), "det n=%lld: %g%+gi",
+                  (long long)n, creal(d[0]), cimag(d[0]));
+    ck_assert_msg(isinf(cimag(d[0])) && signbit(cimag(d[0])) == signbit(cimag(want)), "det n=%lld: %g%+gi",
+                  (long long)n, creal(d[0]), cimag(d[0]));
+    free(s), free(l), free(d), free(h);
+    nd_array_release(a), nd_array_release(sign), nd_array_release(lg), nd_array_release(det);
+  }
+  /* cond of singular matrices is inf (NumPy turns the NaN of 0/0 into inf), unless x has a NaN */
+  const double ps[] = {ND_NORM_DEFAULT, 2, -2, 1, -1, INFINITY, -INFINITY, ND_NORM_FRO};
+  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
+    for (int c = 0; c < 2; c++) {
+      dc z[4] = {0, 0, 0, 0};
+      nd_array *a = upload(z, 2, SHAPE(2, 2), c ? ND_COMPLEX128 : ND_FLOAT64), *r = NULL;
+      ND_ASSERT_OK(nd_linalg_cond(a, ps[i], &r));
+      dc *v = fetch(r);
+      ck_assert_msg(isinf(creal(v[0])) && creal(v[0]) > 0, "cond(zeros, %g) %s = %g", ps[i], c ? "complex" : "real",
+                    creal(v[0]));
+      free(v);
+      nd_array_release(r);
+      nd_array_release(a);
+      /* NaN stays NaN; NumPy's SVD-based orders raise on it ("SVD did not converge"), so only
+       * the norm-based ones are compared */
+      if (ps[i] == ND_NORM_DEFAULT || fabs(ps[i]) == 2) continue;
+      dc w[4] = {NAN, 0, 0, 1};
+      a = upload(w, 2, SHAPE(2, 2), ND_FLOAT64);
+      ND_ASSERT_OK(nd_linalg_cond(a, ps[i], &r));
+      v = fetch(r);
+      ck_assert_msg(isnan(creal(v[0])), "cond with a NaN entry, p = %g: %g", ps[i], creal(v[0]));
+      free(v);
+      nd_array_release(r);
+      nd_array_release(a);
+    }
+  /* solve: uint8 A with float32 b is float64 (NumPy's _commonType); float16 is refused */
+  {
+    dc av[4] = {2, 0, 0, 4}, bv[2] = {1, 1};
+    nd_array *a = upload(av, 2, SHAPE(2, 2), ND_UINT8), *b = upload(bv, 1, SHAPE(2), ND_FLOAT32), *x = NULL;
+    ND_ASSERT_OK(nd_linalg_solve(a, b, &x));
+    ck_assert_int_eq(nd_array_dtype(x), ND_FLOAT64);
+    nd_array_release(x);
+    nd_array *a16 = upload(av, 2, SHAPE(2, 2), ND_FLOAT16), *b64 = upload(bv, 1, SHAPE(2), ND_FLOAT64);
+    x = NULL;
+    ND_ASSERT_FAILS(nd_linalg_solve(a16, b64, &x), ND_ERR_DTYPE, "nd_linalg_solve: array type float16 is unsupported");
+    ck_assert_ptr_null(x);
+    nd_array_release(a), nd_array_release(b), nd_array_release(a16), nd_array_release(b64);
+  }
+  /* trace with a dtype converts each element first: trace([[250.7, 0], [0, .6]], dtype=uint8)
+   * is 250; a uint64 diagonal stays unsigned on its way to complex128 */
+  {
+    dc tv[4] = {250.7, 0, 0, 0.6};
+    nd_array *a = upload(tv, 2, SHAPE(2, 2), ND_FLOAT64), *r = NULL;
+    ND_ASSERT_OK(nd_trace(a, 0, 0, 1, ND_UINT8, &r));
+    ck_assert_int_eq(nd_array_dtype(r), ND_UINT8);
+    dc *v = fetch(r);
+    ck_assert_msg(creal(v[0]) == 250, "trace uint8: %g", creal(v[0]));
+    free(v), nd_array_release(r), nd_array_release(a);
+    const uint64_t big[4] = {UINT64_C(1) << 63, 0, 0, 1};
+    ND_ASSERT_OK(nd_array_from_host(big, sizeof big, 2, SHAPE(2, 2), ND_UINT64, &a));
+    ND_ASSERT_OK(nd_trace(a, 0, 0, 1, ND_COMPLEX128, &r));
+    v = fetch(r);
+    ck_assert_msg(creal(v[0]) == 9223372036854775809.0 && cimag(v[0]) == 0, "trace uint64 -> complex128: %g",
+                  creal(v[0]));
+    free(v), nd_array_release(r), nd_array_release(a);
+  }
+}
+END_TEST
+
 START_TEST(test_svd) {
   const int64_t shapes[][3] = {{6, 4, 3}, {4, 6, 3}, {5, 5, 1}, {40, 20, 2}, {20, 40, 1}, {3, 2, 50}};
   for (int d = 0; d < 4; d++)
@@ -1796,6 +2056,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_solve);
   tcase_add_test(tc, test_solve_broadcast_and_errors);
   tcase_add_test(tc, test_solve_randomised);
+  tcase_add_test(tc, test_solve_randomised_defeated);
   tcase_add_test(tc, test_det_slogdet);
   tcase_add_test(tc, test_bad_input);
   tcase_add_test(tc, test_seeds_report5_cross_stream);
@@ -1815,6 +2076,7 @@ static Suite *suite(void) {
   tcase_add_test(td, test_eigh);
   tcase_add_test(td, test_norm);
   tcase_add_test(td, test_cond_rank_pinv_lstsq);
+  tcase_add_test(td, test_numpy_fidelity);
   suite_add_tcase(s, td);
   return s;
 }

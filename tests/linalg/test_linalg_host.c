@@ -3,6 +3,7 @@
  * settings, batch stride folding, einsum parsing. No device is touched. */
 #include <stdlib.h>
 
+#include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
 #include "tests/nd_test.h"
 
@@ -35,6 +36,30 @@ START_TEST(test_compute_dtype) {
   ck_assert_int_eq(nd__linalg_real_dtype(ND_COMPLEX64), ND_FLOAT32);
   ck_assert_int_eq(nd__linalg_real_dtype(ND_COMPLEX128), ND_FLOAT64);
   ck_assert_int_eq(nd__linalg_real_dtype(ND_FLOAT32), ND_FLOAT32);
+}
+END_TEST
+
+/* The dtype of solve and lstsq for every pair of operand dtypes, as NumPy 2.4 gives it:
+ * np.linalg.solve(np.eye(2, dtype=A), np.ones(2, dtype=B)).dtype, 'E' for TypeError. Codes in
+ * ndcuda's dtype order '?bhilBHILefdFD'. */
+START_TEST(test_common_dtype_matches_numpy) {
+  static const char *rows[14] = {"dddddddddEddDD", "dddddddddEddDD", "dddddddddEddDD", "dddddddddEddDD",
+                                 "dddddddddEddDD", "dddddddddEddDD", "dddddddddEddDD", "dddddddddEddDD",
+                                 "dddddddddEddDD", "EEEEEEEEEEEEEE", "dddddddddEfdFD", "dddddddddEddDD",
+                                 "DDDDDDDDDEFDFD", "DDDDDDDDDEDDDD"};
+  static const char codes[] = "?bhilBHILefdFD";
+  for (int a = 0; a < 14; a++)
+    for (int b = 0; b < 14; b++) {
+      nd_dtype out = (nd_dtype)-5;
+      nd_status st = nd__linalg_common_dtype("nd_linalg_solve", (nd_dtype)a, (nd_dtype)b, &out);
+      if (rows[a][b] == 'E') {
+        ck_assert_msg(st == ND_ERR_DTYPE, "%s, %s: expected an error", nd_dtype_name(a), nd_dtype_name(b));
+        ck_assert(strstr(nd_last_error(), "nd_linalg_solve: array type float16 is unsupported") != NULL);
+      } else {
+        ck_assert_msg(st == ND_OK && codes[out] == rows[a][b], "%s, %s: got %s, NumPy %c", nd_dtype_name(a),
+                      nd_dtype_name(b), st == ND_OK ? nd_dtype_name(out) : "an error", rows[a][b]);
+      }
+    }
 }
 END_TEST
 
@@ -129,7 +154,7 @@ START_TEST(test_flags_and_settings) {
   ck_assert_int_eq(nd_linalg_get_checked(), 1); /* documented default */
   ND_ASSERT_OK(nd__linalg_flags("f", 0, &checked, &tf32));
   ck_assert_int_eq(checked, 1);
-  ck_assert_int_eq(tf32, getenv("ND_TF32") && atoi(getenv("ND_TF32")) ? 1 : 0);
+  ck_assert_int_eq(tf32, nd__config_flag(ND__CFG_TF32));
   ck_assert_int_eq(nd_linalg_set_checked(0), 1);
   ck_assert_int_eq(nd_linalg_get_checked(), 0);
   ND_ASSERT_OK(nd__linalg_flags("f", 0, &checked, NULL));
@@ -213,16 +238,72 @@ START_TEST(test_einsum_parse) {
 }
 END_TEST
 
+/* The batched inverse's plan: every (mode, dtype, order, capability) goes to one route, and the
+ * kernel of that route accepts it (the launchers' own *_ok checks, which need no device except
+ * the tensor-core one); the documented choices at the boundaries. */
+START_TEST(test_gj_plan) {
+  static const nd_dtype dts[] = {ND_FLOAT32, ND_FLOAT64, ND_COMPLEX64, ND_COMPLEX128};
+  static const int modes[] = {ND_LK_INV, ND_LK_DET, ND_LK_SLOGDET};
+  for (size_t d = 0; d < 4; d++)
+    for (size_t m = 0; m < 3; m++)
+      for (int cc = 6; cc <= 10; cc++)
+        for (int n = 1; n <= 300; n++) {
+          const nd_dtype dt = dts[d];
+          const int mode = modes[m], inv = mode == ND_LK_INV;
+          const nd__gj_route r = nd__gj_plan(mode, dt, n, cc);
+          const char *what = nd_dtype_name(dt);
+          switch (r) {
+            case ND__GJ_TINY: ck_assert_msg(inv && nd_lk_inv_tiny_ok(dt, n), "%s n=%d mode %d: tiny", what, n, mode); break;
+            case ND__GJ_TC:
+              ck_assert_msg(inv && dt == ND_FLOAT64 && n > 16 && n <= 32 && cc >= 8, "%s n=%d cc %d: tc", what, n, cc);
+              break;
+            case ND__GJ_ROWS: ck_assert_msg(inv && nd_lk_inv_rows_ok(dt, n), "%s n=%d mode %d: rows", what, n, mode); break;
+            case ND__GJ_WARP: ck_assert_msg(inv && nd_lk_inv_warp_ok(dt, n) && cc < 8, "%s n=%d: warp", what, n); break;
+            case ND__GJ_SMALL: ck_assert_msg(n <= 32, "%s n=%d: small", what, n); break;
+            case ND__GJ_MEDIUM: ck_assert_msg(nd_lk_gj_medium_ok(dt, n), "%s n=%d: medium", what, n); break;
+            case ND__GJ_VENDOR: ck_assert_msg(n > 32 && !nd_lk_gj_medium_ok(dt, n), "%s n=%d: vendor", what, n); break;
+            default: ck_abort_msg("%s n=%d: route %d", what, n, (int)r);
+          }
+        }
+  /* boundaries */
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 8, 9), ND__GJ_TINY);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 9, 9), ND__GJ_SMALL);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_DET, ND_FLOAT32, 8, 9), ND__GJ_SMALL);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 4, 9), ND__GJ_TINY);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 16, 9), ND__GJ_SMALL);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 17, 9), ND__GJ_TC);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, 8), ND__GJ_TC);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, 7), ND__GJ_WARP);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SLOGDET, ND_FLOAT64, 32, 9), ND__GJ_SMALL);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 24, 9), ND__GJ_SMALL);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 25, 9), ND__GJ_ROWS);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 33, 9), ND__GJ_MEDIUM);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 128, 9), ND__GJ_MEDIUM);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 129, 9), ND__GJ_VENDOR);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_COMPLEX128, 64, 9), ND__GJ_MEDIUM);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_COMPLEX128, 65, 9), ND__GJ_VENDOR);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT16, 8, 9), ND__GJ_VENDOR);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 8, 9), ND__GJ_VENDOR);
+  /* the test hook leaves out the tensor-core rows */
+  ck_assert_int_eq(nd__linalg_set_inv_tc(0), 1);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, 9), ND__GJ_WARP);
+  ck_assert_int_eq(nd__linalg_set_inv_tc(1), 0);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, 9), ND__GJ_TC);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("linalg_host");
   TCase *tc = tcase_create("plan");
   tcase_add_test(tc, test_compute_dtype);
+  tcase_add_test(tc, test_common_dtype_matches_numpy);
   tcase_add_test(tc, test_check_stack);
   tcase_add_test(tc, test_matmul_shapes);
   tcase_add_test(tc, test_solve_shapes);
   tcase_add_test(tc, test_flags_and_settings);
   tcase_add_test(tc, test_batch_stride);
   tcase_add_test(tc, test_einsum_parse);
+  tcase_add_test(tc, test_gj_plan);
   suite_add_tcase(s, tc);
   return s;
 }

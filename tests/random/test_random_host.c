@@ -307,7 +307,7 @@ static default_arg run_default_thread(void) {
 }
 
 START_TEST(test_default_generator) {
-  unsetenv("ND_SEED");
+  nd__config_override(ND__CFG_SEED, NULL);
   nd_generator *a = NULL, *b = NULL;
   ND_ASSERT_OK(nd_generator_default(&a));
   ND_ASSERT_OK(nd_generator_default(&b));
@@ -322,17 +322,17 @@ START_TEST(test_default_generator) {
   ck_assert_ptr_ne(t1.gen, a);
   ck_assert(t1.seed != t2.seed || t1.seed != nd_generator_seed(a));
   /* ND_SEED seeds every new thread's default generator. */
-  setenv("ND_SEED", "0x1234", 1);
+  nd__config_override(ND__CFG_SEED, "0x1234");
   default_arg t3 = run_default_thread(), t4 = run_default_thread();
   ck_assert_int_eq(t3.st, ND_OK);
   ck_assert_uint_eq(t3.seed, 0x1234);
   ck_assert_uint_eq(t4.seed, 0x1234);
   /* A malformed ND_SEED is reported, naming the variable and its value. */
-  setenv("ND_SEED", "twelve", 1);
+  nd__config_override(ND__CFG_SEED, "twelve");
   default_arg t5 = run_default_thread();
   ck_assert_int_eq(t5.st, ND_ERR_VALUE);
   ck_assert_msg(strstr(t5.msg, "nd_generator_default: ND_SEED='twelve'") != NULL, "%s", t5.msg);
-  unsetenv("ND_SEED");
+  nd__config_override(ND__CFG_SEED, NULL);
 }
 END_TEST
 
@@ -348,13 +348,13 @@ static void *bad_seed_main(void *p) {
 }
 
 START_TEST(test_default_bad_seed_in_call) {
-  setenv("ND_SEED", "-3", 1);
+  nd__config_override(ND__CFG_SEED, "-3");
   default_arg a;
   memset(&a, 0, sizeof a);
   pthread_t th;
   ck_assert_int_eq(pthread_create(&th, NULL, bad_seed_main, &a), 0);
   pthread_join(th, NULL);
-  unsetenv("ND_SEED");
+  nd__config_override(ND__CFG_SEED, NULL);
   ck_assert_int_eq(a.st, ND_ERR_VALUE);
   ck_assert_msg(strstr(a.msg, "nd_random_normal: nd_generator_default: ND_SEED='-3'") == a.msg, "%s", a.msg);
   ck_assert_uint_eq(a.seed, 77);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "src/internal.h"
 #include "tests/src/nd_ref.h"
 
 #define OK(expr) ND_ASSERT_OK(expr)
@@ -1921,6 +1922,75 @@ START_TEST(launch_from_fresh_threads) {
 }
 END_TEST
 
+/* Every launch path of kernels/launch.cu gives the same results: the driver launch with the
+ * primary context's function handles (the default), with the context-independent handles only
+ * (a thread in a context of its own), and the runtime's cudaLaunchKernel (no driver entry
+ * point). Copies over every layout, an elementwise sum, a reduction and a sequence. */
+START_TEST(launch_paths_agree) {
+  static const int modes[] = {ND__LAUNCH_RUNTIME, ND__LAUNCH_DRIVER_KERNEL, ND__LAUNCH_DRIVER};
+  for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+    nd__launch_set_mode(modes[m]);
+    for (int l = 0; l < ND_REF_NUM_LAYOUTS; l++) {
+      nd_ref_layout L;
+      nd_ref_layout_make((nd_ref_layout_kind)l, ND_FLOAT64, 5, 7, 17, &L);
+      nd_array *c;
+      OK(nd_array_copy(L.array, ND_ORDER_F, &c));
+      nd_ref_expect(c, &L.ref, "launch mode %d: nd_array_copy(%s view)", modes[m], L.name);
+      nd_array_release(c);
+      nd_ref_layout_free(&L);
+    }
+    const int n = 1000;
+    nd_array *a, *s, *t;
+    OK(nd_arange(0, n, 1, ND_FLOAT64, &a));
+    OK(nd_add(a, a, NULL, &s));
+    OK(nd_sum(s, 0, NULL, 0, ND_FLOAT64, NULL, &t));
+    double h[1000], sum = -1;
+    OK(nd_array_to_host(s, h, sizeof h));
+    OK(nd_array_to_host(t, &sum, sizeof sum));
+    for (int i = 0; i < n; i++) ck_assert_msg(h[i] == 2.0 * i, "launch mode %d: a + a at %d is %g", modes[m], i, h[i]);
+    ck_assert_msg(sum == (double)n * (n - 1), "launch mode %d: sum %g", modes[m], sum);
+    nd_array_release(t);
+    nd_array_release(s);
+    nd_array_release(a);
+    /* batched inverses (kernels that opt into more than 48 KiB of shared memory among them):
+     * A = 4 I + J (J: ones everywhere) has the inverse (I - J / (4 + n)) / 4 */
+    static const struct { nd_dtype dt; int64_t n; } inv[] = {{ND_FLOAT32, 8}, {ND_FLOAT32, 30}, {ND_FLOAT64, 32}, {ND_FLOAT64, 100}};
+    for (size_t c = 0; c < sizeof inv / sizeof inv[0]; c++) {
+      const int64_t nn = inv[c].n, sh[3] = {3, nn, nn};
+      const size_t cnt = (size_t)(3 * nn * nn);
+      double *hd = malloc(cnt * sizeof(double));
+      float *hf = malloc(cnt * sizeof(float));
+      for (size_t i = 0; i < cnt; i++) {
+        hd[i] = 1.0 + 4.0 * (i / (size_t)nn % (size_t)nn == i % (size_t)nn);
+        hf[i] = (float)hd[i];
+      }
+      nd_array *mat, *im;
+      if (inv[c].dt == ND_FLOAT32) OK(nd_array_from_host(hf, cnt * sizeof(float), 3, sh, ND_FLOAT32, &mat));
+      else OK(nd_array_from_host(hd, cnt * sizeof(double), 3, sh, ND_FLOAT64, &mat));
+      free(hd);
+      free(hf);
+      OK(nd_linalg_inv(mat, &im));
+      nd_array *im64;
+      OK(nd_array_astype(im, ND_FLOAT64, &im64));
+      double *hi = malloc((size_t)(3 * nn * nn) * sizeof(double));
+      OK(nd_array_to_host(im64, hi, (size_t)(3 * nn * nn) * sizeof(double)));
+      const double tol = inv[c].dt == ND_FLOAT32 ? 1e-5 : 1e-13;
+      for (int64_t i = 0; i < 3 * nn * nn; i++) {
+        const int64_t r = i / nn % nn, col = i % nn;
+        const double want = ((r == col) - 1.0 / (4.0 + (double)nn)) / 4.0;
+        ck_assert_msg(fabs(hi[i] - want) <= tol, "launch mode %d: inverse of order %lld, %s at %lld: %g, want %g",
+                      modes[m], (long long)nn, nd_dtype_name(inv[c].dt), (long long)i, hi[i], want);
+      }
+      free(hi);
+      nd_array_release(im64);
+      nd_array_release(im);
+      nd_array_release(mat);
+    }
+  }
+  ck_assert_int_eq(nd__launch_set_mode(ND__LAUNCH_DRIVER), ND__LAUNCH_DRIVER);
+}
+END_TEST
+
 static Suite *array_suite(void) {
   Suite *s = suite_create("array");
   TCase *tc = tcase_create("creation");
@@ -1957,6 +2027,7 @@ static Suite *array_suite(void) {
   suite_add_tcase(s, tc);
   tc = tcase_create("threads");
   tcase_add_test(tc, launch_from_fresh_threads);
+  tcase_add_test(tc, launch_paths_agree);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -491,6 +491,61 @@ START_TEST(host_read_waits_for_producer_only) {
 }
 END_TEST
 
+/* Work the caller launches on the raw CUDA stream takes part in the ordering when bracketed by
+ * nd_array_wait / nd_array_record (array.h): a raw write on one stream delayed by a spin is
+ * seen by an ndcuda read on another (read after write), and an ndcuda write on another stream
+ * waits for a raw read (write after read). Without the bracket both races are there to see. */
+START_TEST(raw_stream_work_takes_part_in_ordering) {
+  nd_stream *p, *q;
+  ND_ASSERT_OK(nd_stream_create(ND_STREAM_NON_BLOCKING, 0, &p));
+  ND_ASSERT_OK(nd_stream_create(ND_STREAM_NON_BLOCKING, 0, &q));
+  const int64_t n = 1 << 16;
+  nd_array *x, *y;
+  ND_ASSERT_OK(nd_zeros(1, &n, ND_UINT8, &x));
+  ND_ASSERT_OK(nd_stream_synchronize(nd_stream_current()));
+  /* Read after write: a raw memset on p, an ndcuda copy on q. */
+  ND_ASSERT_OK(nd_array_wait(x, ND_ACCESS_WRITE, p));
+  spin(p);
+  ck_assert_int_eq(cudaMemsetAsync(nd_array_data(x), 7, (size_t)n, (cudaStream_t)nd_stream_cuda(p)), 0);
+  ND_ASSERT_OK(nd_array_record(x, ND_ACCESS_WRITE, p));
+  ND_ASSERT_OK(nd_stream_push(q));
+  ND_ASSERT_OK(nd_array_copy(x, ND_ORDER_C, &y));
+  ND_ASSERT_OK(nd_stream_pop());
+  static unsigned char h[1 << 16];
+  ND_ASSERT_OK(nd_array_to_host(y, h, sizeof h));
+  ck_assert_int_eq(h[0], 7);
+  ck_assert_int_eq(h[n - 1], 7);
+  /* Write after read: a raw copy out of x on p, then an ndcuda fill of x on q. */
+  void *scratch;
+  ck_assert_int_eq(cudaMalloc(&scratch, (size_t)n), 0);
+  ND_ASSERT_OK(nd_stream_synchronize(p));
+  ND_ASSERT_OK(nd_stream_synchronize(q));
+  ND_ASSERT_OK(nd_array_wait(x, ND_ACCESS_READ, p));
+  spin(p);
+  ck_assert_int_eq(cudaMemcpyAsync(scratch, nd_array_data(x), (size_t)n, cudaMemcpyDeviceToDevice,
+                                   (cudaStream_t)nd_stream_cuda(p)), 0);
+  ND_ASSERT_OK(nd_array_record(x, ND_ACCESS_READ, p));
+  ND_ASSERT_OK(nd_stream_push(q));
+  ND_ASSERT_OK(nd_array_fill(x, nd_scalar_int(9)));
+  ND_ASSERT_OK(nd_stream_pop());
+  ND_ASSERT_OK(nd_stream_synchronize(p));
+  ND_ASSERT_OK(nd_stream_synchronize(q));
+  ck_assert_int_eq(cudaMemcpy(h, scratch, (size_t)n, cudaMemcpyDeviceToHost), 0);
+  ck_assert_int_eq(h[0], 7);
+  ck_assert_int_eq(h[n - 1], 7);
+  ND_ASSERT_OK(nd_array_to_host(x, h, sizeof h));
+  ck_assert_int_eq(h[n - 1], 9);
+  /* Argument errors. */
+  ND_ASSERT_FAILS(nd_array_wait(x, 4, p), ND_ERR_INVALID_ARGUMENT, "nd_array_wait: access must be");
+  ND_ASSERT_FAILS(nd_array_record(NULL, ND_ACCESS_READ, p), ND_ERR_NULL_POINTER, "nd_array_record");
+  ck_assert_int_eq(cudaFree(scratch), 0);
+  nd_array_release(x);
+  nd_array_release(y);
+  ND_ASSERT_OK(nd_stream_destroy(p));
+  ND_ASSERT_OK(nd_stream_destroy(q));
+}
+END_TEST
+
 START_TEST(ops_work_under_graph_capture) {
   nd_stream *s;
   ND_ASSERT_OK(nd_stream_create(ND_STREAM_NON_BLOCKING, 0, &s));
@@ -648,6 +703,7 @@ int main(void) {
   tcase_add_test(life, destroyed_producer_stream_stays_ordered);
   tcase_add_test(life, buffer_freed_while_read_elsewhere_is_not_reused_early);
   tcase_add_test(life, host_read_waits_for_producer_only);
+  tcase_add_test(life, raw_stream_work_takes_part_in_ordering);
   tcase_add_test(life, ops_work_under_graph_capture);
   tcase_add_test(life, eye_on_null_stream_consumed_on_nonblocking_stream);
   tcase_add_test(life, sixteen_threads_with_their_own_streams);

@@ -1,0 +1,127 @@
+/* Launchers for sorting and searching (sort/sort_keys.cu, sort_pairs.cu, sort_util.cu,
+ * sort_search.cu).
+ *
+ * Radix sorts are CUB's (stable, least significant digit first). Two key representations:
+ * - native: the dtype itself (bool as uint8), for one-row sorts of values; CUB orders -0.0
+ *   and +0.0 as equal and keeps their bits, positive NaNs after +inf and NaNs with the sign
+ *   bit set before -inf. The caller either sorts the keys as they are and moves that leading
+ *   block of negative NaNs behind the rest afterwards (nd_k_sort_nanfix: two light kernels
+ *   that exit at once when there is none), or sorts a copy it made anyway with every NaN made
+ *   the positive quiet NaN (nd_k_sort_canon);
+ * - twiddled: an unsigned integer of the dtype's width whose order is NumPy's sort order (sign
+ *   bit flipped for signed integers; for floats the IEEE order trick with -0.0 mapped to +0.0
+ *   and every NaN to all-ones, last), optionally with the row number above it (composite
+ *   keys) so that one sort orders many rows at once. Used for argsort, multi-row sorts and
+ *   unique. */
+#ifndef ND_KERNELS_SORT_H
+#define ND_KERNELS_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/kernel_types.h"
+#include "ndcuda/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- CUB radix sorts (two-phase: temp NULL writes *temp_bytes and returns) ------------- */
+
+/* n native keys of a real dtype, ascending, in -> out (must not overlap). */
+nd_status nd_k_sort_keys(int dtype, const void *in, void *out, int64_t n, void *temp,
+                         size_t *temp_bytes, void *stream);
+
+/* Unsigned keys of kbytes (1, 2, 4, 8) bytes with int64 values, by key bits [0, end_bit). */
+nd_status nd_k_sort_pairs_idx(int kbytes, const void *kin, void *kout, const int64_t *vin,
+                              int64_t *vout, int64_t n, int end_bit, void *temp,
+                              size_t *temp_bytes, void *stream);
+
+/* uint64 keys with values of vbytes (1, 2, 4) bytes, by key bits [0, end_bit). */
+nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64_t *kout, const void *vin,
+                              void *vout, int64_t n, int end_bit, void *temp, size_t *temp_bytes,
+                              void *stream);
+
+/* ---- preparation and finishing (sort_util.cu) ------------------------------------------- */
+
+/* dst[i] = src[i] for n contiguous elements of dtype, with NaN made the positive quiet NaN
+ * (float dtypes) and bool made 0/1. dst may equal src. */
+nd_status nd_k_sort_canon(int dtype, const void *src, void *dst, int64_t n, void *stream);
+
+/* NaN fix-up after nd_k_sort_keys on raw float keys (float16/32/64): rotates the leading
+ * block of sign-bit-set NaNs, if any, to the end of the n sorted keys, in place, keeping every
+ * bit. scratch holds nd_k_sort_nanfix_bytes(dtype, n) bytes (the sort's temporary storage,
+ * free again once the sort is enqueued, will do). Enqueues two kernels; no host sync. */
+size_t nd_k_sort_nanfix_bytes(int dtype, int64_t n);
+nd_status nd_k_sort_nanfix(int dtype, void *keys, void *scratch, int64_t n, void *stream);
+
+/* For element i (C order over loop, which covers rows of n elements, the sorted axis last):
+ * keys[i] = twiddled value (kbytes wide), with (i / n) << (8 * width of dtype) added when
+ * composite (then kbytes is 8); idx[i] (if idx) = i % n when idx_in_row, else i; vals[i]
+ * (if vals) = the element's raw bits. */
+nd_status nd_k_sort_prep(const nd_kloop *loop, const nd_koperand *src, int64_t n, int composite,
+                         void *keys, int kbytes, int64_t *idx, int idx_in_row, void *vals,
+                         void *stream);
+
+/* keys[i] = idx[i] / n (row of a flat index), for the second pass of a two-pass row sort. */
+nd_status nd_k_sort_row_keys(const int64_t *idx, uint64_t *keys, int64_t total, int64_t n,
+                             void *stream);
+
+enum nd_ksort_emit {
+  ND_KS_EMIT_BITS = 0,    /* dst[i] = element i of `bits` (vbytes wide) */
+  ND_KS_EMIT_IDX_MOD = 1, /* dst[i] = idx[i] % n (int64) */
+  ND_KS_EMIT_GATHER = 2   /* dst[i] = src[idx[i]], src addressed by its loop */
+};
+/* Writes the sorted result through dst's loop (any strides; same logical C order as the
+ * sorted buffer). */
+nd_status nd_k_sort_emit(int mode, const nd_kloop *dloop, const nd_koperand *dst, const void *bits,
+                         int vbytes, const int64_t *idx, int64_t n, const nd_kloop *sloop,
+                         const nd_koperand *src, void *stream);
+
+/* unique over sorted twiddled keys (n of kbytes) and the permutation perm (sorted position ->
+ * flat input index): flags[i] = 1 where a new value starts (i == 0 or key differs). */
+nd_status nd_k_unique_flags(const void *keys, int kbytes, int64_t n, uint64_t *flags, void *stream);
+/* With scan = inclusive sum of those flags (group g of sorted position i is scan[i] - 1):
+ * values[g] = src[perm[i]] and first[g] = perm[i] (if not NULL) at each group start;
+ * inverse[perm[i]] = g (if not NULL); start[g] = i (if not NULL). */
+nd_status nd_k_unique_scatter(const uint64_t *scan, const int64_t *perm, int64_t n,
+                              const nd_kloop *sloop, const nd_koperand *src, char *values,
+                              int64_t *first, int64_t *inverse, int64_t *start, void *stream);
+/* counts[g] = (g + 1 < groups ? start[g + 1] : n) - start[g]. */
+nd_status nd_k_unique_counts(const int64_t *start, int64_t groups, int64_t n, int64_t *counts,
+                             void *stream);
+
+/* ---- searching and counting (sort_search.cu) -------------------------------------------- */
+
+/* flags[i] = a[i] != 0 (NumPy's truth value, C order over the loop). */
+nd_status nd_k_nonzero_flags(const nd_kloop *loop, const nd_koperand *a, uint64_t *flags, void *stream);
+/* With scan = inclusive sum of the flags over count elements of an array of (ndim, shape):
+ * for each set element at flat index i, out[d * total + scan[i] - 1] = coordinate d of i. */
+nd_status nd_k_nonzero_scatter(const uint64_t *scan, int64_t count, int ndim, const int64_t *shape,
+                               int64_t *out, int64_t total, void *stream);
+
+/* out[i] = insertion index of v[i] into the sorted 1-d a (na elements at a_stride bytes),
+ * leftmost (right == 0) or rightmost, with NumPy's order (NaN last; complex lexicographic).
+ * v and out share the loop; out is int64. */
+nd_status nd_k_searchsorted(const char *a, int adtype, int64_t a_stride, int64_t na,
+                            const nd_kloop *loop, const nd_koperand *out, const nd_koperand *v,
+                            int right, void *stream);
+
+/* out[i] = (x[i] == some element of the sorted contiguous test array) != invert; NaN never
+ * matches. out is bool and shares x's loop. */
+nd_status nd_k_isin(const nd_kloop *loop, const nd_koperand *out, const nd_koperand *x,
+                    const char *sorted, int tdtype, int64_t nt, int invert, void *stream);
+
+/* Histogram of x (weights w: NULL or sharing x's loop): counts (int64, w NULL) or weight sums
+ * (double) into hist[bins], bins of NumPy's uniform rule against edges (bins + 1 values of
+ * edge_dtype: float16, float32 or float64), computed in float (float16/32 edges) or double.
+ * With as_bincount, x holds non-negative integers and each adds to hist[x] directly. */
+nd_status nd_k_histogram(const nd_kloop *loop, const nd_koperand *x, const nd_koperand *w,
+                         const void *edges, int edge_dtype, int64_t bins, int as_bincount,
+                         void *hist, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ND_KERNELS_SORT_H */

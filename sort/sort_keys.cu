@@ -1,0 +1,47 @@
+/* One-row sorts of values with native keys: cub::DeviceRadixSort::SortKeys for each real
+ * dtype (bool sorts as uint8). CUB sorts floats by their bits with -0.0 and +0.0 treated as
+ * equal and kept as they were, which is NumPy's stable order once NaN is canonical (the
+ * caller runs nd_k_sort_canon first). Eleven instances, in a file of their own so that they
+ * compile alongside the pair sorts. */
+#include <cuda_fp16.h>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include "sort/sort.h"
+#include "ndcuda/dtype.h"
+#include "src/internal.h"
+
+namespace {
+
+template <class K>
+cudaError_t sort_keys(const void *in, void *out, int64_t n, void *temp, size_t *bytes, cudaStream_t st) {
+  return cub::DeviceRadixSort::SortKeys(temp, *bytes, (const K *)in, (K *)out, n, 0, (int)sizeof(K) * 8, st);
+}
+
+}  // namespace
+
+extern "C" nd_status nd_k_sort_keys(int dtype, const void *in, void *out, int64_t n, void *temp,
+                                    size_t *temp_bytes, void *stream) {
+  cudaStream_t st = (cudaStream_t)stream;
+  if (n == 0) {
+    if (temp == NULL) *temp_bytes = 0;
+    return ND_OK;
+  }
+  cudaError_t e;
+  switch (dtype) {
+    case ND_BOOL:
+    case ND_UINT8: e = sort_keys<uint8_t>(in, out, n, temp, temp_bytes, st); break;
+    case ND_INT8: e = sort_keys<int8_t>(in, out, n, temp, temp_bytes, st); break;
+    case ND_INT16: e = sort_keys<int16_t>(in, out, n, temp, temp_bytes, st); break;
+    case ND_INT32: e = sort_keys<int32_t>(in, out, n, temp, temp_bytes, st); break;
+    case ND_INT64: e = sort_keys<int64_t>(in, out, n, temp, temp_bytes, st); break;
+    case ND_UINT16: e = sort_keys<uint16_t>(in, out, n, temp, temp_bytes, st); break;
+    case ND_UINT32: e = sort_keys<uint32_t>(in, out, n, temp, temp_bytes, st); break;
+    case ND_UINT64: e = sort_keys<uint64_t>(in, out, n, temp, temp_bytes, st); break;
+    case ND_FLOAT16: e = sort_keys<__half>(in, out, n, temp, temp_bytes, st); break;
+    case ND_FLOAT32: e = sort_keys<float>(in, out, n, temp, temp_bytes, st); break;
+    case ND_FLOAT64: e = sort_keys<double>(in, out, n, temp, temp_bytes, st); break;
+    default: return nd__error(ND_ERR_INTERNAL, "nd_k_sort_keys: no sort for dtype %d", dtype);
+  }
+  return ND_CUDA(e);
+}

@@ -1,0 +1,59 @@
+/* Key-value radix sorts over unsigned (twiddled) keys: cub::DeviceRadixSort::SortPairs with
+ * int64 values for the four key widths (argsort, unique, the passes of multi-row sorts), and
+ * with uint64 composite (row, value) keys carrying the raw value bits of 1-, 2- and 4-byte
+ * dtypes (multi-row sorts of values, which keep -0.0 and NaN payloads exactly). Seven
+ * instances. end_bit limits the passes to the bits that are in use. */
+#include <cub/device/device_radix_sort.cuh>
+
+#include "sort/sort.h"
+#include "src/internal.h"
+
+namespace {
+
+template <class K, class V>
+cudaError_t pairs(const void *kin, void *kout, const void *vin, void *vout, int64_t n, int end_bit,
+                  void *temp, size_t *bytes, cudaStream_t st) {
+  return cub::DeviceRadixSort::SortPairs(temp, *bytes, (const K *)kin, (K *)kout, (const V *)vin,
+                                         (V *)vout, n, 0, end_bit, st);
+}
+
+}  // namespace
+
+extern "C" nd_status nd_k_sort_pairs_idx(int kbytes, const void *kin, void *kout, const int64_t *vin,
+                                         int64_t *vout, int64_t n, int end_bit, void *temp,
+                                         size_t *temp_bytes, void *stream) {
+  cudaStream_t st = (cudaStream_t)stream;
+  if (n == 0) {
+    if (temp == NULL) *temp_bytes = 0;
+    return ND_OK;
+  }
+  if (end_bit < 1) end_bit = 1;
+  cudaError_t e;
+  switch (kbytes) {
+    case 1: e = pairs<uint8_t, int64_t>(kin, kout, vin, vout, n, end_bit, temp, temp_bytes, st); break;
+    case 2: e = pairs<uint16_t, int64_t>(kin, kout, vin, vout, n, end_bit, temp, temp_bytes, st); break;
+    case 4: e = pairs<uint32_t, int64_t>(kin, kout, vin, vout, n, end_bit, temp, temp_bytes, st); break;
+    case 8: e = pairs<uint64_t, int64_t>(kin, kout, vin, vout, n, end_bit, temp, temp_bytes, st); break;
+    default: return nd__error(ND_ERR_INTERNAL, "nd_k_sort_pairs_idx: no sort for %d-byte keys", kbytes);
+  }
+  return ND_CUDA(e);
+}
+
+extern "C" nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64_t *kout, const void *vin,
+                                         void *vout, int64_t n, int end_bit, void *temp,
+                                         size_t *temp_bytes, void *stream) {
+  cudaStream_t st = (cudaStream_t)stream;
+  if (n == 0) {
+    if (temp == NULL) *temp_bytes = 0;
+    return ND_OK;
+  }
+  if (end_bit < 1) end_bit = 1;
+  cudaError_t e;
+  switch (vbytes) {
+    case 1: e = pairs<uint64_t, uint8_t>(kin, kout, vin, vout, n, end_bit, temp, temp_bytes, st); break;
+    case 2: e = pairs<uint64_t, uint16_t>(kin, kout, vin, vout, n, end_bit, temp, temp_bytes, st); break;
+    case 4: e = pairs<uint64_t, uint32_t>(kin, kout, vin, vout, n, end_bit, temp, temp_bytes, st); break;
+    default: return nd__error(ND_ERR_INTERNAL, "nd_k_sort_pairs_val: no sort for %d-byte values", vbytes);
+  }
+  return ND_CUDA(e);
+}

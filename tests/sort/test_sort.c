@@ -1,0 +1,566 @@
+/* GPU suite for sorting and searching: sort, argsort, partition, unique, searchsorted,
+ * nonzero, argwhere, isin, bincount, histogram.
+ *
+ * The reference is a stable host sort with NumPy's order (NaN last, -0.0 tied with 0.0),
+ * applied to the same values through the nd_ref views, over every real dtype and the awkward
+ * layouts, along every axis and flattened, with sizes that take each device path (native
+ * one-row keys, composite row keys, the two-pass sort of 8-byte types). Special values (NaN,
+ * +-inf, -0.0, duplicates) are planted in the float inputs. The histogram counts were
+ * generated with NumPy 2.4.6 (generator quoted above the table). Exits 77 without a GPU. */
+#include "tests/nd_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/src/nd_ref.h"
+
+/* NumPy's sort order: <0, 0, >0. */
+static int order_cmp(nd_scalar a, nd_scalar b) {
+  switch (nd_dtype_kind(a.dtype)) {
+    case 'b': return a.v.b - b.v.b;
+    case 'i': return (a.v.i > b.v.i) - (a.v.i < b.v.i);
+    case 'u': return (a.v.u > b.v.u) - (a.v.u < b.v.u);
+    default: {
+      int an = isnan(a.v.f), bn = isnan(b.v.f);
+      if (an || bn) return an - bn;
+      return (a.v.f > b.v.f) - (a.v.f < b.v.f);
+    }
+  }
+}
+
+typedef struct {
+  nd_scalar v;
+  int64_t i;
+} item;
+
+static int item_cmp(const void *x, const void *y) {
+  const item *a = x, *b = y;
+  int c = order_cmp(a->v, b->v);
+  return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* Stable sort of r along axis (ND_AXIS_NONE: flattened) on the host: values and indices. */
+static void ref_sort(const nd_ref *r, int64_t axis, nd_ref *vals, nd_ref *idx) {
+  nd_ref src = axis == ND_AXIS_NONE ? nd_ref_reshape(r, 1, (int64_t[]){r->size}) : nd_ref_copy(r);
+  int ax = axis == ND_AXIS_NONE ? 0 : (int)(axis < 0 ? axis + r->ndim : axis);
+  *vals = nd_ref_new(r->dtype, src.ndim, src.shape);
+  *idx = nd_ref_new(ND_INT64, src.ndim, src.shape);
+  int64_t n = src.shape[ax], inner = 1, outer = 1;
+  for (int i = ax + 1; i < src.ndim; i++) inner *= src.shape[i];
+  for (int i = 0; i < ax; i++) outer *= src.shape[i];
+  item *buf = malloc((size_t)(n + 1) * sizeof(item));
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t in = 0; in < inner; in++) {
+      for (int64_t j = 0; j < n; j++) {
+        buf[j].v = nd_ref_get(&src, (o * n + j) * inner + in);
+        buf[j].i = j;
+      }
+      qsort(buf, (size_t)n, sizeof(item), item_cmp);
+      for (int64_t j = 0; j < n; j++) {
+        int64_t at = (o * n + j) * inner + in;
+        memcpy(nd_ref_flat(vals, at), nd_ref_flat(&src, (o * n + buf[j].i) * inner + in), src.itemsize);
+        nd_scalar s;
+        s.dtype = ND_INT64;
+        s.v.i = buf[j].i;
+        nd_ref_set(idx, at, s);
+      }
+    }
+  free(buf);
+  nd_ref_free(&src);
+}
+
+/* Plants NaN, infinities, -0.0 and duplicates into a float reference (C order positions). */
+static void plant_specials(nd_ref *r) {
+  if (nd_dtype_kind(r->dtype) != 'f' || r->size < 8) return;
+  const double sp[8] = {NAN, INFINITY, -0.0, 0.0, -INFINITY, NAN, 1.5, 1.5};
+  for (int64_t k = 0; k < r->size; k += 3) nd_ref_set(r, k, nd_scalar_float(sp[(k / 3) % 8]));
+  /* a negative NaN: its sign must not move it before the numbers */
+  double nn = -NAN;
+  nd_ref_set(r, 1, nd_scalar_float(copysign(nn, -1.0)));
+}
+
+static void check_sort(const nd_array *a, const nd_ref *ra, int64_t axis, const char *ctx) {
+  nd_ref wv, wi;
+  ref_sort(ra, axis, &wv, &wi);
+  nd_array *gv, *gi;
+  ND_ASSERT_OK(nd_sort(a, axis, &gv));
+  ND_ASSERT_OK(nd_argsort(a, axis, &gi));
+  nd_ref_expect(gv, &wv, "%s: sort of %s axis %lld", ctx, nd_dtype_name(ra->dtype), (long long)axis);
+  nd_ref_expect(gi, &wi, "%s: argsort of %s axis %lld", ctx, nd_dtype_name(ra->dtype), (long long)axis);
+  nd_array_release(gv);
+  nd_array_release(gi);
+  if (ra->size > 0) {
+    const int64_t n = axis == ND_AXIS_NONE ? ra->size : ra->shape[axis < 0 ? axis + ra->ndim : axis];
+    if (n > 0) {
+      ND_ASSERT_OK(nd_partition(a, n / 2, axis, &gv));
+      nd_ref_expect(gv, &wv, "%s: partition", ctx);
+      nd_array_release(gv);
+      ND_ASSERT_OK(nd_argpartition(a, -1, axis, &gi));
+      nd_ref_expect(gi, &wi, "%s: argpartition", ctx);
+      nd_array_release(gi);
+    }
+  }
+  nd_ref_free(&wv);
+  nd_ref_free(&wi);
+}
+
+START_TEST(test_sort_layouts) {
+  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
+    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
+    for (int lk = 0; lk < ND_REF_NUM_LAYOUTS; lk++) {
+      nd_ref_layout l;
+      nd_ref_layout_make((nd_ref_layout_kind)lk, (nd_dtype)dt, 6, 9, 1 + dt, &l);
+      /* specials on a contiguous copy of the same view, so every layout sees them */
+      nd_ref r = nd_ref_copy(&l.ref);
+      plant_specials(&r);
+      nd_array *a = r.ndim == 2 && lk != ND_REF_BROADCAST ? nd_ref_upload(&r) : nd_array_retain(l.array);
+      const nd_ref *ra = r.ndim == 2 && lk != ND_REF_BROADCAST ? &r : &l.ref;
+      check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
+      for (int ax = -l.ref.ndim; ax < l.ref.ndim; ax++) check_sort(l.array, &l.ref, ax, l.name);
+      check_sort(a, ra, ND_AXIS_NONE, "specials");
+      for (int ax = 0; ax < ra->ndim; ax++) check_sort(a, ra, ax, "specials");
+      nd_array_release(a);
+      nd_ref_free(&r);
+      nd_ref_layout_free(&l);
+    }
+  }
+}
+END_TEST
+
+START_TEST(test_sort_paths) {
+  /* one long row (native keys), many rows of 1-4 byte types (composite keys), many rows of
+   * 8-byte types (two passes), both axes */
+  static const nd_dtype dts[] = {ND_FLOAT32, ND_INT64, ND_FLOAT64, ND_UINT16, ND_INT8, ND_FLOAT16, ND_BOOL, ND_UINT64};
+  for (size_t i = 0; i < sizeof dts / sizeof dts[0]; i++) {
+    const int64_t flat[1] = {(1 << 20) + 3}, grid[2] = {257, 1031};
+    nd_ref r = nd_ref_new(dts[i], 1, flat);
+    nd_ref_fill_pattern(&r, 7);
+    plant_specials(&r);
+    nd_array *a = nd_ref_upload(&r);
+    check_sort(a, &r, 0, "long row");
+    nd_array_release(a);
+    nd_ref_free(&r);
+    r = nd_ref_new(dts[i], 2, grid);
+    nd_ref_fill_pattern(&r, 3);
+    plant_specials(&r);
+    a = nd_ref_upload(&r);
+    check_sort(a, &r, 1, "rows");
+    check_sort(a, &r, 0, "columns");
+    nd_array_release(a);
+    nd_ref_free(&r);
+  }
+  /* 3-d, middle axis */
+  const int64_t s3[3] = {7, 33, 5};
+  nd_ref r = nd_ref_new(ND_FLOAT64, 3, s3);
+  nd_ref_fill_pattern(&r, 2);
+  plant_specials(&r);
+  nd_array *a = nd_ref_upload(&r);
+  check_sort(a, &r, 1, "3-d");
+  nd_array_release(a);
+  nd_ref_free(&r);
+}
+END_TEST
+
+START_TEST(test_sort_errors) {
+  nd_array *c, *f, *r = NULL;
+  ND_ASSERT_OK(nd_ones(1, (int64_t[]){4}, ND_COMPLEX64, &c));
+  ND_ASSERT_FAILS(nd_sort(c, 0, &r), ND_ERR_DTYPE, "nd_sort: sorting complex arrays is not supported");
+  ND_ASSERT_FAILS(nd_argsort(c, 0, &r), ND_ERR_DTYPE, "nd_argsort");
+  ND_ASSERT_FAILS(nd_unique(c, &r, NULL, NULL, NULL), ND_ERR_DTYPE, "nd_unique");
+  ND_ASSERT_FAILS(nd_isin(c, c, 0, &r), ND_ERR_DTYPE, "nd_isin");
+  ND_ASSERT_OK(nd_ones(2, (int64_t[]){2, 3}, ND_FLOAT32, &f));
+  ND_ASSERT_FAILS(nd_sort(f, 2, &r), ND_ERR_AXIS, "nd_sort: axis 2 is out of bounds for array of dimension 2");
+  ND_ASSERT_FAILS(nd_partition(f, 3, 1, &r), ND_ERR_VALUE, "nd_partition: kth(=3) out of bounds (3)");
+  ND_ASSERT_FAILS(nd_argpartition(f, -4, 1, &r), ND_ERR_VALUE, "nd_argpartition: kth(=-4)");
+  ND_ASSERT_FAILS(nd_sort(NULL, 0, &r), ND_ERR_NULL_POINTER, "nd_sort");
+  ND_ASSERT_FAILS(nd_sort(f, 0, NULL), ND_ERR_NULL_POINTER, "nd_sort");
+  ck_assert_ptr_null(r);
+  nd_array_release(c);
+  nd_array_release(f);
+}
+END_TEST
+
+/* ---- unique ------------------------------------------------------------------------------------ */
+
+static void check_unique(const nd_ref *r, const char *ctx) {
+  nd_array *a = nd_ref_upload(r), *v, *ix, *inv, *cnt;
+  ND_ASSERT_OK(nd_unique(a, &v, &ix, &inv, &cnt));
+  nd_ref sv, si;
+  ref_sort(r, ND_AXIS_NONE, &sv, &si);
+  /* groups of tied values in sorted order */
+  int64_t N = r->size, U = 0;
+  int64_t *first = malloc((size_t)(N + 1) * sizeof(int64_t)), *count = malloc((size_t)(N + 1) * sizeof(int64_t));
+  int64_t *inverse = malloc((size_t)(N + 1) * sizeof(int64_t));
+  nd_ref want_v = nd_ref_new(r->dtype, 1, (int64_t[]){N});
+  for (int64_t j = 0; j < N; j++) {
+    if (j == 0 || order_cmp(nd_ref_get(&sv, j), nd_ref_get(&sv, j - 1)) != 0) {
+      memcpy(nd_ref_flat(&want_v, U), nd_ref_flat(&sv, j), r->itemsize);
+      first[U] = nd_ref_get(&si, j).v.i;
+      count[U] = 0;
+      U++;
+    }
+    count[U - 1]++;
+    inverse[nd_ref_get(&si, j).v.i] = U - 1;
+  }
+  ck_assert_msg(nd_array_size(v) == U, "%s: %lld unique values, want %lld", ctx, (long long)nd_array_size(v),
+                (long long)U);
+  nd_ref gv = nd_ref_download(v), gi = nd_ref_download(ix), ginv = nd_ref_download(inv), gc = nd_ref_download(cnt);
+  for (int64_t u = 0; u < U; u++) {
+    /* the value itself may be either zero of a tied -0.0/0.0 group; compare by order */
+    ck_assert_msg(order_cmp(nd_ref_get(&gv, u), nd_ref_get(&want_v, u)) == 0, "%s: value %lld", ctx, (long long)u);
+    ck_assert_msg(nd_ref_get(&gi, u).v.i == first[u], "%s: index %lld is %lld, want %lld", ctx, (long long)u,
+                  (long long)nd_ref_get(&gi, u).v.i, (long long)first[u]);
+    ck_assert_msg(nd_ref_get(&gc, u).v.i == count[u], "%s: count %lld", ctx, (long long)u);
+  }
+  ck_assert_int_eq(ginv.ndim, r->ndim);
+  for (int64_t k = 0; k < N; k++)
+    ck_assert_msg(nd_ref_get(&ginv, k).v.i == inverse[k], "%s: inverse %lld", ctx, (long long)k);
+  nd_ref_free(&gv);
+  nd_ref_free(&gi);
+  nd_ref_free(&ginv);
+  nd_ref_free(&gc);
+  nd_ref_free(&want_v);
+  nd_ref_free(&sv);
+  nd_ref_free(&si);
+  free(first);
+  free(count);
+  free(inverse);
+  nd_array_release(v);
+  nd_array_release(ix);
+  nd_array_release(inv);
+  nd_array_release(cnt);
+  nd_array_release(a);
+}
+
+START_TEST(test_unique) {
+  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
+    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
+    const int64_t shape[2] = {13, 11};
+    nd_ref r = nd_ref_new((nd_dtype)dt, 2, shape);
+    for (int64_t k = 0; k < r.size; k++) nd_ref_set(&r, k, nd_ref_pattern((nd_dtype)dt, (k * 7) % 23));
+    plant_specials(&r);
+    char ctx[48];
+    snprintf(ctx, sizeof ctx, "unique %s", nd_dtype_name((nd_dtype)dt));
+    check_unique(&r, ctx);
+    nd_ref_free(&r);
+  }
+  nd_ref one = nd_ref_new(ND_INT32, 1, (int64_t[]){50});
+  nd_ref_fill(&one, nd_scalar_int(4));
+  check_unique(&one, "all equal");
+  nd_ref_free(&one);
+  nd_ref empty = nd_ref_new(ND_FLOAT32, 2, (int64_t[]){0, 3});
+  nd_array *e = nd_ref_upload(&empty), *v, *inv;
+  ND_ASSERT_OK(nd_unique(e, &v, NULL, &inv, NULL));
+  ck_assert_int_eq(nd_array_size(v), 0);
+  ck_assert_int_eq(nd_array_ndim(inv), 2);
+  nd_array_release(v);
+  nd_array_release(inv);
+  nd_array_release(e);
+  nd_ref_free(&empty);
+}
+END_TEST
+
+/* ---- searchsorted and isin ---------------------------------------------------------------------- */
+
+START_TEST(test_searchsorted) {
+  const double av[8] = {-1, 0, 0, 2.5, 2.5, 2.5, 7, NAN};
+  const int64_t n8 = 8, n9 = 9;
+  nd_ref ra = nd_ref_new(ND_FLOAT64, 1, &n8);
+  for (int k = 0; k < 8; k++) nd_ref_set(&ra, k, nd_scalar_float(av[k]));
+  const double vv[9] = {-5, -1, 0, 1, 2.5, 7, 8, NAN, INFINITY};
+  const int64_t left[9] = {0, 0, 1, 3, 3, 6, 7, 7, 7}, right[9] = {0, 1, 3, 3, 6, 7, 7, 8, 7};
+  nd_ref rv = nd_ref_new(ND_FLOAT32, 1, &n9);
+  for (int k = 0; k < 9; k++) nd_ref_set(&rv, k, nd_scalar_float(vv[k]));
+  nd_array *a = nd_ref_upload(&ra), *v = nd_ref_upload(&rv), *res;
+  for (int side = 0; side < 2; side++) {
+    ND_ASSERT_OK(nd_searchsorted(a, v, side, &res));
+    nd_ref want = nd_ref_new(ND_INT64, 1, &n9);
+    for (int k = 0; k < 9; k++) nd_ref_set(&want, k, nd_scalar_int(side ? right[k] : left[k]));
+    nd_ref want64 = nd_ref_astype(&want, ND_INT64);
+    nd_ref_expect(res, &want64, "searchsorted side %d", side);
+    nd_ref_free(&want);
+    nd_ref_free(&want64);
+    nd_array_release(res);
+  }
+  /* integer a, 2-d strided float v: compared as float64 */
+  nd_ref ri = nd_ref_new(ND_INT16, 1, (int64_t[]){5});
+  const int iv[5] = {-3, 1, 1, 4, 9};
+  for (int k = 0; k < 5; k++) nd_ref_set(&ri, k, nd_scalar_int(iv[k]));
+  nd_array *ai = nd_ref_upload(&ri), *v2, *vt;
+  nd_ref rv2 = nd_ref_new(ND_FLOAT64, 2, (int64_t[]){2, 3});
+  const double v2v[6] = {1, 0.5, 9, 10, -3, 4};
+  for (int k = 0; k < 6; k++) nd_ref_set(&rv2, k, nd_scalar_float(v2v[k]));
+  v2 = nd_ref_upload(&rv2);
+  ND_ASSERT_OK(nd_array_transpose(v2, 0, NULL, &vt));
+  ND_ASSERT_OK(nd_searchsorted(ai, vt, 0, &res));
+  /* v.T = [[1, 10], [0.5, -3], [9, 4]] */
+  const int64_t wl[6] = {1, 5, 1, 0, 4, 3};
+  nd_ref want = nd_ref_new(ND_INT64, 2, (int64_t[]){3, 2});
+  for (int k = 0; k < 6; k++) nd_ref_set(&want, k, nd_ref_cast(nd_scalar_int(wl[k]), ND_INT64));
+  nd_ref_expect(res, &want, "searchsorted int16 a, transposed float64 v");
+  nd_ref_free(&want);
+  nd_array_release(res);
+  ND_ASSERT_FAILS(nd_searchsorted(v2, v, 0, &res), ND_ERR_SHAPE, "nd_searchsorted: a must be 1-dimensional");
+  nd_array_release(vt);
+  nd_array_release(v2);
+  nd_array_release(ai);
+  nd_ref_free(&rv2);
+  nd_ref_free(&ri);
+  nd_array_release(a);
+  nd_array_release(v);
+  nd_ref_free(&ra);
+  nd_ref_free(&rv);
+}
+END_TEST
+
+/* Complex values with NaN parts in NumPy's order (npysort's CLT): NumPy 2.4 sorts
+ * [1+1j, 5+0j, 2+nanj, nan+1j, nan+nanj] so, and searchsorted of the values below gives
+ * left [1, 3, 2, 3, 4, 4, 0, 2] and right [1, 3, 2, 3, 4, 5, 0, 2]. */
+START_TEST(test_searchsorted_complex_nan) {
+  const double a[10] = {1, 1, 5, 0, 2, NAN, NAN, 1, NAN, NAN};
+  const double v[16] = {3, 0, 7, NAN, 1, NAN, NAN, 0, NAN, 5, NAN, NAN, 0, 0, 6, 0};
+  const int64_t left[8] = {1, 3, 2, 3, 4, 4, 0, 2}, right[8] = {1, 3, 2, 3, 4, 5, 0, 2};
+  const int64_t n5 = 5, n8 = 8;
+  for (int single = 0; single < 2; single++) {
+    nd_array *ac, *vc, *a1, *v1, *res;
+    ND_ASSERT_OK(nd_array_from_host(a, sizeof a, 1, &n5, ND_COMPLEX128, &ac));
+    ND_ASSERT_OK(nd_array_from_host(v, sizeof v, 1, &n8, ND_COMPLEX128, &vc));
+    ND_ASSERT_OK(nd_array_astype(ac, single ? ND_COMPLEX64 : ND_COMPLEX128, &a1));
+    ND_ASSERT_OK(nd_array_astype(vc, single ? ND_COMPLEX64 : ND_COMPLEX128, &v1));
+    for (int side = 0; side < 2; side++) {
+      int64_t got[8];
+      ND_ASSERT_OK(nd_searchsorted(a1, v1, side, &res));
+      ND_ASSERT_OK(nd_array_to_host(res, got, sizeof got));
+      for (int k = 0; k < 8; k++)
+        ck_assert_msg(got[k] == (side ? right[k] : left[k]), "%s side %d value %d: %lld, NumPy %lld",
+                      single ? "complex64" : "complex128", side, k, (long long)got[k],
+                      (long long)(side ? right[k] : left[k]));
+      nd_array_release(res);
+    }
+    nd_array_release(ac), nd_array_release(vc), nd_array_release(a1), nd_array_release(v1);
+  }
+}
+END_TEST
+
+START_TEST(test_isin) {
+  nd_ref re = nd_ref_new(ND_FLOAT64, 2, (int64_t[]){2, 4}), rt = nd_ref_new(ND_INT32, 1, (int64_t[]){5});
+  const double ev[8] = {1, 2.5, 3, NAN, -0.0, 7, 100, -4};
+  const int tv[5] = {7, 0, 3, -4, 3};
+  for (int k = 0; k < 8; k++) nd_ref_set(&re, k, nd_scalar_float(ev[k]));
+  for (int k = 0; k < 5; k++) nd_ref_set(&rt, k, nd_scalar_int(tv[k]));
+  nd_array *e = nd_ref_upload(&re), *t = nd_ref_upload(&rt), *res;
+  const int want[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+  for (int inv = 0; inv < 2; inv++) {
+    ND_ASSERT_OK(nd_isin(e, t, inv, &res));
+    nd_ref w = nd_ref_new(ND_BOOL, 2, (int64_t[]){2, 4});
+    for (int k = 0; k < 8; k++) nd_ref_set(&w, k, nd_scalar_bool(want[k] != inv));
+    nd_ref_expect(res, &w, "isin invert %d", inv);
+    nd_ref_free(&w);
+    nd_array_release(res);
+  }
+  /* NaN in both: never equal */
+  ND_ASSERT_OK(nd_isin(e, e, 0, &res));
+  nd_ref g = nd_ref_download(res);
+  ck_assert_int_eq(nd_ref_get(&g, 3).v.b, 0);
+  ck_assert_int_eq(nd_ref_get(&g, 0).v.b, 1);
+  nd_ref_free(&g);
+  nd_array_release(res);
+  /* empty test set */
+  nd_array *empty;
+  ND_ASSERT_OK(nd_empty(1, (int64_t[]){0}, ND_INT8, &empty));
+  ND_ASSERT_OK(nd_isin(e, empty, 0, &res));
+  nd_ref w0 = nd_ref_new(ND_BOOL, 2, (int64_t[]){2, 4});
+  nd_ref_expect(res, &w0, "isin of an empty set");
+  nd_ref_free(&w0);
+  nd_array_release(res);
+  nd_array_release(empty);
+  nd_array_release(e);
+  nd_array_release(t);
+  nd_ref_free(&re);
+  nd_ref_free(&rt);
+}
+END_TEST
+
+/* ---- nonzero ------------------------------------------------------------------------------------- */
+
+START_TEST(test_nonzero) {
+  for (int lk = 0; lk < ND_REF_NUM_LAYOUTS; lk++) {
+    if (lk == ND_REF_SCALAR) continue;
+    nd_ref_layout l;
+    nd_ref_layout_make((nd_ref_layout_kind)lk, ND_INT16, 5, 7, 4, &l);
+    nd_array *res[ND_MAXDIMS] = {NULL}, *aw, *wh[ND_MAXDIMS];
+    ND_ASSERT_OK(nd_nonzero(l.array, res, ND_MAXDIMS));
+    ND_ASSERT_OK(nd_where_nonzero(l.array, wh, 2));
+    ND_ASSERT_OK(nd_argwhere(l.array, &aw));
+    int64_t cnt = 0;
+    for (int64_t k = 0; k < l.ref.size; k++) cnt += nd_ref_get(&l.ref, k).v.i != 0;
+    nd_ref want0 = nd_ref_new(ND_INT64, 1, &cnt), want1 = nd_ref_new(ND_INT64, 1, &cnt);
+    nd_ref wantaw = nd_ref_new(ND_INT64, 2, (int64_t[]){cnt, 2});
+    int64_t p = 0, idx[2];
+    for (int64_t k = 0; k < l.ref.size; k++) {
+      if (nd_ref_get(&l.ref, k).v.i == 0) continue;
+      nd_ref_unravel(2, l.ref.shape, k, idx);
+      nd_ref_set(&want0, p, nd_ref_cast(nd_scalar_int(idx[0]), ND_INT64));
+      nd_ref_set(&want1, p, nd_ref_cast(nd_scalar_int(idx[1]), ND_INT64));
+      nd_ref_set(&wantaw, 2 * p, nd_ref_cast(nd_scalar_int(idx[0]), ND_INT64));
+      nd_ref_set(&wantaw, 2 * p + 1, nd_ref_cast(nd_scalar_int(idx[1]), ND_INT64));
+      p++;
+    }
+    nd_ref_expect(res[0], &want0, "nonzero[0] %s", l.name);
+    nd_ref_expect(res[1], &want1, "nonzero[1] %s", l.name);
+    nd_ref_expect(wh[1], &want1, "where[1] %s", l.name);
+    nd_ref_expect(aw, &wantaw, "argwhere %s", l.name);
+    ck_assert_ptr_null(res[2]);
+    nd_ref_free(&want0);
+    nd_ref_free(&want1);
+    nd_ref_free(&wantaw);
+    for (int i = 0; i < 2; i++) {
+      nd_array_release(res[i]);
+      nd_array_release(wh[i]);
+    }
+    nd_array_release(aw);
+    nd_ref_layout_free(&l);
+  }
+  nd_array *z, *res[2];
+  ND_ASSERT_OK(nd_zeros(2, (int64_t[]){3, 3}, ND_FLOAT32, &z));
+  ND_ASSERT_OK(nd_nonzero(z, res, 2));
+  ck_assert_int_eq(nd_array_size(res[0]), 0);
+  nd_array_release(res[0]);
+  nd_array_release(res[1]);
+  ND_ASSERT_FAILS(nd_nonzero(z, res, 1), ND_ERR_INVALID_ARGUMENT, "nd_nonzero");
+  nd_array_release(z);
+  ND_ASSERT_OK(nd_zeros(0, NULL, ND_FLOAT32, &z));
+  ND_ASSERT_FAILS(nd_nonzero(z, res, 2), ND_ERR_VALUE, "nd_nonzero: Calling nonzero on 0d arrays is not allowed");
+  nd_array_release(z);
+}
+END_TEST
+
+/* ---- bincount and histogram ------------------------------------------------------------------- */
+
+START_TEST(test_bincount) {
+  const int xv[9] = {0, 1, 1, 3, 2, 1, 7, 0, 3};
+  nd_ref rx = nd_ref_new(ND_UINT8, 1, (int64_t[]){9}), rw = nd_ref_new(ND_FLOAT32, 1, (int64_t[]){9});
+  for (int k = 0; k < 9; k++) {
+    nd_ref_set(&rx, k, nd_scalar_int(xv[k]));
+    nd_ref_set(&rw, k, nd_scalar_float(0.5 * k));
+  }
+  nd_array *x = nd_ref_upload(&rx), *w = nd_ref_upload(&rw), *res;
+  ND_ASSERT_OK(nd_bincount(x, NULL, 0, &res));
+  const int64_t c[8] = {2, 3, 1, 2, 0, 0, 0, 1};
+  nd_ref want = nd_ref_new(ND_INT64, 1, (int64_t[]){8});
+  for (int k = 0; k < 8; k++) nd_ref_set(&want, k, nd_ref_cast(nd_scalar_int(c[k]), ND_INT64));
+  nd_ref_expect(res, &want, "bincount");
+  nd_array_release(res);
+  nd_ref_free(&want);
+  ND_ASSERT_OK(nd_bincount(x, w, 10, &res));
+  nd_ref ww = nd_ref_new(ND_FLOAT64, 1, (int64_t[]){10});
+  for (int k = 0; k < 9; k++) {
+    nd_scalar s = nd_ref_get(&ww, xv[k]);
+    nd_ref_set(&ww, xv[k], nd_scalar_float(s.v.f + 0.5 * k));
+  }
+  nd_ref_expect(res, &ww, "bincount with weights and minlength");
+  nd_array_release(res);
+  nd_ref_free(&ww);
+  nd_array *neg, *flt, *e;
+  ND_ASSERT_OK(nd_full(1, (int64_t[]){3}, nd_scalar_int(-1), ND_INT32, &neg));
+  ND_ASSERT_FAILS(nd_bincount(neg, NULL, 0, &res), ND_ERR_VALUE, "nd_bincount: 'list' argument must have no negative elements");
+  ND_ASSERT_OK(nd_ones(1, (int64_t[]){3}, ND_FLOAT64, &flt));
+  ND_ASSERT_FAILS(nd_bincount(flt, NULL, 0, &res), ND_ERR_CASTING, "nd_bincount: Cannot cast array data from dtype('float64')");
+  ND_ASSERT_FAILS(nd_bincount(x, flt, 0, &res), ND_ERR_SHAPE, "nd_bincount: The weights and list don't have the same length.");
+  ND_ASSERT_FAILS(nd_bincount(x, NULL, -1, &res), ND_ERR_VALUE, "nd_bincount: 'minlength' must not be negative");
+  ND_ASSERT_OK(nd_empty(1, (int64_t[]){0}, ND_INT64, &e));
+  ND_ASSERT_OK(nd_bincount(e, NULL, 4, &res));
+  ck_assert_int_eq(nd_array_size(res), 4);
+  nd_array_release(res);
+  nd_array_release(e);
+  nd_array_release(neg);
+  nd_array_release(flt);
+  nd_array_release(x);
+  nd_array_release(w);
+  nd_ref_free(&rx);
+  nd_ref_free(&rw);
+}
+END_TEST
+
+/* Generated with NumPy 2.4.6:
+ *   x = np.array(data, dtype); h, e = np.histogram(x, bins, range)  (counts pasted below) */
+START_TEST(test_histogram_numpy) {
+  static const struct {
+    nd_dtype dt;
+    int n;
+    double data[12];
+    int64_t bins;
+    int has_range;
+    double range[2];
+    int64_t counts[8];
+  } c[] = {
+      {ND_FLOAT32, 12, {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.0, 0.35}, 5, 0, {0, 0}, {2, 3, 2, 2, 3}},
+      {ND_FLOAT64, 10, {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0}, 3, 1, {0.2, 0.8}, {2, 3, 2}},
+      {ND_INT32, 8, {1, 2, 2, 3, 3, 3, 10, -4}, 4, 0, {0, 0}, {1, 3, 3, 1}},
+      {ND_FLOAT64, 6, {NAN, 1, 2, 3, 4, 5}, 2, 1, {1, 5}, {2, 3}},
+      {ND_INT64, 3, {5, 5, 5}, 2, 0, {0, 0}, {0, 3}},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+    nd_ref r = nd_ref_new(c[i].dt, 1, (int64_t[]){c[i].n});
+    for (int k = 0; k < c[i].n; k++) nd_ref_set(&r, k, nd_scalar_float(c[i].data[k]));
+    nd_array *a = nd_ref_upload(&r), *h, *e;
+    ND_ASSERT_OK(nd_histogram(a, c[i].bins, c[i].has_range ? c[i].range : NULL, NULL, &h, &e));
+    nd_ref want = nd_ref_new(ND_INT64, 1, &c[i].bins);
+    for (int64_t b = 0; b < c[i].bins; b++) nd_ref_set(&want, b, nd_ref_cast(nd_scalar_int(c[i].counts[b]), ND_INT64));
+    nd_ref_expect(h, &want, "histogram case %zu", i);
+    ck_assert_int_eq(nd_array_size(e), c[i].bins + 1);
+    nd_ref_free(&want);
+    nd_array_release(h);
+    nd_array_release(e);
+    nd_array_release(a);
+    nd_ref_free(&r);
+  }
+  /* weights: sums in the weights' dtype */
+  nd_array *a, *w, *h;
+  ND_ASSERT_OK(nd_arange(0, 10, 1, ND_FLOAT64, &a));
+  ND_ASSERT_OK(nd_full(1, (int64_t[]){10}, nd_scalar_float(0.25), ND_FLOAT32, &w));
+  ND_ASSERT_OK(nd_histogram(a, 2, NULL, w, &h, NULL));
+  nd_ref want = nd_ref_new(ND_FLOAT32, 1, (int64_t[]){2});
+  nd_ref_fill(&want, nd_scalar_float(1.25));
+  nd_ref_expect(h, &want, "weighted histogram");
+  nd_ref_free(&want);
+  nd_array_release(h);
+  double bad[2] = {1, 0};
+  ND_ASSERT_FAILS(nd_histogram(a, 2, bad, NULL, &h, NULL), ND_ERR_VALUE,
+                  "nd_histogram: max must be larger than min in range parameter.");
+  bad[1] = INFINITY;
+  bad[0] = 0;
+  ND_ASSERT_FAILS(nd_histogram(a, 2, bad, NULL, &h, NULL), ND_ERR_VALUE, "is not finite");
+  ND_ASSERT_FAILS(nd_histogram(a, 0, NULL, NULL, &h, NULL), ND_ERR_VALUE, "nd_histogram: `bins` must be positive");
+  nd_array_release(w);
+  nd_array_release(a);
+  nd_ref rn = nd_ref_new(ND_FLOAT32, 1, (int64_t[]){2});
+  nd_ref_set(&rn, 0, nd_scalar_float(NAN));
+  a = nd_ref_upload(&rn);
+  ND_ASSERT_FAILS(nd_histogram(a, 2, NULL, NULL, &h, NULL), ND_ERR_VALUE, "autodetected range of");
+  nd_array_release(a);
+  nd_ref_free(&rn);
+}
+END_TEST
+
+static Suite *sort_suite(void) {
+  Suite *s = suite_create("sort");
+  TCase *t = tcase_create("sort");
+  tcase_add_test(t, test_sort_layouts);
+  tcase_add_test(t, test_sort_paths);
+  tcase_add_test(t, test_sort_errors);
+  tcase_add_test(t, test_unique);
+  suite_add_tcase(s, t);
+  t = tcase_create("search");
+  tcase_add_test(t, test_searchsorted);
+  tcase_add_test(t, test_searchsorted_complex_nan);
+  tcase_add_test(t, test_isin);
+  tcase_add_test(t, test_nonzero);
+  tcase_add_test(t, test_bincount);
+  tcase_add_test(t, test_histogram_numpy);
+  suite_add_tcase(s, t);
+  return s;
+}
+
+int main(void) { return nd_test_main_gpu(sort_suite()); }
