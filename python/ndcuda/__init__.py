@@ -90,8 +90,7 @@ class _NamespaceInfo:
     """The array API's inspection object (``ndcuda.__array_namespace_info__()``)."""
 
     def capabilities(self):
-        # Boolean indexing waits for the C library's compress; see python/README.md.
-        return {"boolean indexing": False, "data-dependent shapes": True,
+        return {"boolean indexing": True, "data-dependent shapes": True,
                 "max dimensions": 32}
 
     def default_device(self):

@@ -117,12 +117,6 @@ class Flags:
                 f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}")
 
 
-_ADVANCED_INDEXING_MESSAGE = (
-    "indexing with integer arrays, boolean masks or lists (advanced indexing) needs the C "
-    "library's take/put/compress functions, which this build does not have yet; use basic "
-    "indexing (integers, slices, Ellipsis, None) or ndcuda.asnumpy() on the host")
-
-
 cdef bint _is_advanced_key(object k):
     """Whether one entry of an index tuple is an advanced index (arrays, lists, bools)."""
     if k is None or k is Ellipsis or isinstance(k, slice):
@@ -268,12 +262,168 @@ cdef object _getitem(ndarray self, object key):
     return _basic_getitem(self, key)
 
 
+cdef ndarray _index_array(object k):
+    """An advanced index entry as a device array (lists of nothing are int64, as NumPy)."""
+    if isinstance(k, ndarray):
+        return <ndarray>k
+    if isinstance(k, (list, tuple)) and len(k) == 0:
+        return asarray(_np.zeros(0, _np.int64))
+    r = asarray(k)
+    if r.dtype.kind not in "biu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    return r
+
+
+cdef object _plan_advanced(ndarray self, object key):
+    """Splits an index with advanced entries into (basic view, index arrays, view axes,
+    front) for nd_index_gather/nd_index_scatter, following the recipe in indexing.h: the basic
+    part is applied as a view with every advanced entry kept whole; integers beside arrays
+    count as advanced (0-d index arrays); boolean arrays become their nonzero coordinates;
+    the broadcast index dimensions go first when the advanced entries are not adjacent."""
+    cdef int ndim = nd_array_ndim(self._a)
+    if not isinstance(key, tuple):
+        key = (key,)
+    entries = []
+    nconsume = 0
+    nell = 0
+    for k in key:
+        if k is None or isinstance(k, slice):
+            entries.append(k)
+            if k is not None:
+                nconsume += 1
+        elif k is Ellipsis:
+            entries.append(k)
+            nell += 1
+        elif isinstance(k, (bool, _np.bool_)):
+            raise _NotImplementedError("a boolean scalar as an index (a[True]) is not "
+                                       "supported")
+        elif _is_advanced_key(k) or isinstance(k, (int, _np.integer)) or hasattr(k, "__index__"):
+            arr = _index_array(k) if _is_advanced_key(k) else asarray(_index_int(k))
+            entries.append(arr)
+            nconsume += arr.ndim if arr.dtype.kind == "b" else 1
+        else:
+            _index_int(k)   # raises NumPy's IndexError for other types
+    if nell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if nconsume > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but "
+                         f"{nconsume} were indexed")
+    basic = []
+    axes = []
+    arrays = []
+    positions = []   # entry positions of the advanced entries, for the adjacency rule
+    vaxis = 0
+    for pos, k in enumerate(entries):
+        if k is None:
+            basic.append(None)
+            vaxis += 1
+        elif k is Ellipsis:
+            basic.append(Ellipsis)
+            vaxis += ndim - nconsume
+        elif isinstance(k, slice):
+            basic.append(k)
+            vaxis += 1
+        else:
+            positions.append(pos)
+            if k.dtype.kind == "b":
+                if k.ndim == 0:
+                    raise _NotImplementedError("a 0-d boolean array as an index beside other "
+                                               "indices is not supported")
+                coords = nonzero(k)
+                for c in coords:
+                    basic.append(slice(None))
+                    axes.append(vaxis)
+                    arrays.append(c)
+                    vaxis += 1
+            else:
+                basic.append(slice(None))
+                axes.append(vaxis)
+                arrays.append(k)
+                vaxis += 1
+    adjacent = all(positions[i + 1] == positions[i] + 1 for i in range(len(positions) - 1))
+    view = _basic_getitem(self, tuple(basic))
+    return view, arrays, axes, 0 if adjacent else 1
+
+
 def _advanced_getitem(ndarray self not None, key):
-    raise _NotImplementedError(_ADVANCED_INDEXING_MESSAGE)
+    cdef nd_array *res
+    cdef const nd_array *idx[32]
+    cdef int64_t ax[32]
+    cdef int i, n
+    cdef nd_status st
+    cdef ndarray view
+    cdef ndarray m
+    # a[mask] with one boolean array: the direct form.
+    k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if not isinstance(key, tuple) or len(key) == 1:
+        if not isinstance(k, (bool, _np.bool_)) and _is_advanced_key(k):
+            m = _index_array(k)
+            if m.dtype.kind == "b" and m.ndim > 0:
+                with nogil:
+                    st = nd_mask_select(self._a, m._a, &res)
+                _check(st)
+                return _wrap(res)
+    view, arrays, axes, front = _plan_advanced(self, key)
+    n = len(arrays)
+    if n > 32:
+        raise IndexError("too many index arrays")
+    for i in range(n):
+        idx[i] = (<ndarray>arrays[i])._a
+        ax[i] = axes[i]
+    cdef int fr = front
+    with nogil:
+        st = nd_index_gather(view._a, n, idx, ax, fr, ND_INDEX_RAISE, &res)
+    _check(st)
+    return _wrap(res)
 
 
 def _advanced_setitem(ndarray self not None, key, value):
-    raise _NotImplementedError(_ADVANCED_INDEXING_MESSAGE)
+    cdef const nd_array *idx[32]
+    cdef int64_t ax[32]
+    cdef int i, n
+    cdef nd_status st
+    cdef ndarray view
+    cdef ndarray m
+    cdef ndarray v
+    k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if not isinstance(key, tuple) or len(key) == 1:
+        if not isinstance(k, (bool, _np.bool_)) and _is_advanced_key(k):
+            m = _index_array(k)
+            if m.dtype.kind == "b" and m.ndim > 0:
+                v = _value_array(value, self)
+                with nogil:
+                    st = nd_mask_assign(self._a, m._a, v._a)
+                _check(st)
+                return
+    view, arrays, axes, front = _plan_advanced(self, key)
+    n = len(arrays)
+    if n > 32:
+        raise IndexError("too many index arrays")
+    for i in range(n):
+        idx[i] = (<ndarray>arrays[i])._a
+        ax[i] = axes[i]
+    v = _value_array(value, self)
+    cdef int fr = front
+    with nogil:
+        st = nd_index_scatter(view._a, n, idx, ax, fr, ND_INDEX_RAISE, v._a)
+    _check(st)
+
+
+cdef ndarray _value_array(object value, ndarray target):
+    """The right-hand side of an assignment as a device array; Python ints are checked
+    against an integer target as NumPy 2 does, then take the target's dtype."""
+    cdef nd_scalar s
+    cdef int kind
+    if isinstance(value, ndarray):
+        return <ndarray>value
+    kind = _scalar_of(value, &s)
+    if kind != _NOT_SCALAR:
+        if (kind == _BIG_INT or s.dtype == ND_PYINT) and \
+                nd_dtype_kind(nd_array_dtype(target._a)) in (b'i', b'u'):
+            _check_pyint_fits(value, nd_array_dtype(target._a))
+        if type(value) in (int, float, complex, bool):
+            return asarray(value, dtype=target.dtype)
+    return asarray(value)
 
 
 cdef int _assign(ndarray dst, object value) except -1:
@@ -924,6 +1074,12 @@ cdef class ndarray:
 
     def take(self, indices, axis=None, out=None, mode="raise"):
         return take(self, indices, axis=axis, out=out, mode=mode)
+
+    def compress(self, condition, axis=None, out=None):
+        return compress(condition, self, axis=axis, out=out)
+
+    def put(self, indices, values, mode="raise"):
+        put(self, indices, values, mode)
 
 
 def _iter_rows(ndarray a not None, int64_t n):

@@ -109,6 +109,7 @@ _STATUS_TYPES = {
     ND_ERR_STREAM: CUDARuntimeError,
     ND_ERR_IO: _OSError,
     ND_ERR_INTERNAL: _InternalError,
+    ND_ERR_COMPILE: CUDARuntimeError,
 }
 
 

@@ -1307,7 +1307,7 @@ _UniqueAllResult = _namedtuple("UniqueAllResult",
 def searchsorted(a, v, side="left", sorter=None):
     cdef nd_array *res
     if sorter is not None:
-        raise _NotImplementedError("searchsorted with a sorter needs the C library's take")
+        a = take(a, sorter)
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
     _check(nd_searchsorted(_arr(a)._a, _arr(v)._a, 1 if side == "right" else 0, &res))
@@ -1354,44 +1354,102 @@ def union1d(ar1, ar2):
     return unique(concatenate((_arr(ar1).ravel(), _arr(ar2).ravel())))
 
 
-def _needs_compress(name):
-    raise _NotImplementedError(f"{name} needs boolean compression (the C library's compress), "
-                               f"which this build does not have yet")
+_INDEX_MODES = {"raise": ND_INDEX_RAISE, "wrap": ND_INDEX_WRAP, "clip": ND_INDEX_CLIP}
+
+
+cdef nd_index_mode _index_mode(object mode) except <nd_index_mode>-1:
+    try:
+        return <nd_index_mode>_INDEX_MODES[mode]
+    except (KeyError, TypeError):
+        raise ValueError(f"mode must be 'raise', 'wrap' or 'clip' (got {mode!r})") from None
+
+
+def _select(x, mask):
+    """x[mask] for a boolean mask over x's leading dimensions (nd_mask_select)."""
+    cdef nd_array *res
+    cdef nd_status st
+    cdef ndarray a = _arr(x), m = _arr(mask)
+    with nogil:
+        st = nd_mask_select(a._a, m._a, &res)
+    _check(st)
+    return _wrap(res)
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    _needs_compress("intersect1d")
+    if return_indices:
+        raise _NotImplementedError("intersect1d with return_indices")
+    a = _arr(ar1).ravel() if assume_unique else unique(ar1)
+    b = _arr(ar2).ravel() if assume_unique else unique(ar2)
+    aux = sort(concatenate((a, b)))
+    if aux.size == 0:
+        return aux
+    return _select(aux[:-1], aux[1:] == aux[:-1])
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
-    _needs_compress("setdiff1d")
+    a = _arr(ar1).ravel() if assume_unique else unique(ar1)
+    return _select(a, isin(a, ar2, invert=True))
 
 
 def setxor1d(ar1, ar2, assume_unique=False):
-    _needs_compress("setxor1d")
+    a = _arr(ar1).ravel() if assume_unique else unique(ar1)
+    b = _arr(ar2).ravel() if assume_unique else unique(ar2)
+    aux = sort(concatenate((a, b)))
+    if aux.size == 0:
+        return aux
+    flag = concatenate((asarray([True]), aux[1:] != aux[:-1], asarray([True])))
+    return _select(aux, flag[1:] & flag[:-1])
 
 
 def extract(condition, arr):
-    _needs_compress("extract")
+    return _select(_arr(arr).ravel(), _arr(condition).ravel() != 0)
 
 
 def compress(condition, a, axis=None, out=None):
-    _needs_compress("compress")
+    cdef nd_array *res
+    cdef nd_status st
+    cdef ndarray c = _arr(condition), x = _arr(a)
+    cdef nd_array *outp = _out_ptr(out)
+    cdef int64_t ax = ND_AXIS_NONE if axis is None else _operator.index(axis)
+    with nogil:
+        st = nd_compress(c._a, x._a, ax, outp, &res)
+    _check(st)
+    return _result(res, out)
 
 
 def take(a, indices, axis=None, out=None, mode="raise"):
-    raise _NotImplementedError("take needs the C library's take function, which this build "
-                               "does not have yet")
+    cdef nd_array *res
+    cdef nd_status st
+    cdef ndarray x = _arr(a), i = _index_array(indices)
+    cdef nd_array *outp = _out_ptr(out)
+    cdef int64_t ax = ND_AXIS_NONE if axis is None else _operator.index(axis)
+    cdef nd_index_mode m = _index_mode(mode)
+    with nogil:
+        st = nd_take(x._a, i._a, ax, m, outp, &res)
+    _check(st)
+    return _result(res, out)
 
 
-def take_along_axis(arr, indices, axis):
-    raise _NotImplementedError("take_along_axis needs the C library's take_along_axis, "
-                               "which this build does not have yet")
+def take_along_axis(arr, indices, axis=-1):
+    cdef nd_array *res
+    cdef nd_status st
+    cdef ndarray x = _arr(arr), i = _arr(indices)
+    cdef int64_t ax = ND_AXIS_NONE if axis is None else _operator.index(axis)
+    with nogil:
+        st = nd_take_along_axis(x._a, i._a, ax, NULL, &res)
+    _check(st)
+    return _wrap(res)
 
 
 def put(a, ind, v, mode="raise"):
-    raise _NotImplementedError("put needs the C library's put function, which this build "
-                               "does not have yet")
+    cdef nd_status st
+    cdef nd_index_mode m = _index_mode(mode)
+    if not isinstance(a, ndarray):
+        raise TypeError("put needs an ndcuda.ndarray (it writes in place)")
+    cdef ndarray x = a, i = _arr(ind), vals = _arr(v)
+    with nogil:
+        st = nd_put(x._a, i._a, vals._a, m)
+    _check(st)
 
 
 def bincount(x, weights=None, minlength=0):

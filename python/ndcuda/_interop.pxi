@@ -3,12 +3,8 @@
 # Ordering across the boundary. ndcuda tracks which stream last wrote each buffer. When
 # another library is handed an array for use on its stream S (__dlpack__(stream=S), or the
 # "stream" field of __cuda_array_interface__, which is the current stream), S must not run
-# ahead of that writer. The C API has no public "make stream S wait for this array" call yet,
-# so the package gets the same effect from the library's own tracking: it enqueues a tracked
-# read of the array on S (a one-element copy), before which the library inserts the event
-# wait that S needs, and records S as a reader, so later ndcuda writes on other streams wait
-# for S's read too. No host synchronisation is involved. Replace _order_before with the C
-# function once the DLPack/C-interop work adds one (it would save one tiny kernel).
+# ahead of that writer: _order_before makes S wait for it through nd_array_wait (an event
+# wait on the device, no host synchronisation), as the C export nd_array_to_dlpack does.
 #
 # Imports work the other way round: the producer's stream (the CAI "stream" field) gets an
 # event recorded and the current ndcuda stream waits on it; DLPack producers are asked to
@@ -38,31 +34,17 @@ cdef _PushedStream _as_stream(object stream):
 
 
 cdef int _order_before(nd_array *a, CUstream_st *cuda_stream) except -1:
-    """Makes cuda_stream (1: legacy null stream, 2: per-thread, else a cudaStream_t) wait for
-    the last writer of a's buffer, through a tracked one-element read on that stream."""
+    """Makes cuda_stream (1: legacy null stream, 2: per-thread, else a cudaStream_t) wait on
+    the device for the last writer of a's buffer (and, for a writeable array, which the
+    consumer may write, for its readers since): nd_array_wait, no host synchronisation."""
     cdef nd_stream *s = NULL
-    cdef nd_array *view = NULL
-    cdef nd_array *tmp = NULL
-    cdef nd_slice sl[32]
-    cdef int i, ndim = nd_array_ndim(a)
     cdef nd_status st
+    cdef int access = ND_ACCESS_READ_WRITE if (nd_array_flags(a) & ND_ARRAY_WRITEABLE) \
+        else ND_ACCESS_READ
     if nd_array_size(a) == 0:
         return 0
-    for i in range(ndim):
-        sl[i].start = 0
-        sl[i].stop = 1
-        sl[i].step = 1
     _check(nd_stream_from_cuda(cuda_stream, &s))
-    st = nd_stream_push(s)
-    if st != ND_OK:
-        nd_stream_destroy(s)
-        _raise(st)
-    st = nd_array_slice(a, ndim, sl, &view) if ndim > 0 else ND_OK
-    if st == ND_OK:
-        st = nd_array_copy(view if ndim > 0 else a, ND_ORDER_C, &tmp)
-    nd_array_release(tmp)
-    nd_array_release(view)
-    nd_stream_pop()
+    st = nd_array_wait(a, access, s)
     nd_stream_destroy(s)
     _check(st)
     return 0

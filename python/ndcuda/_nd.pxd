@@ -38,6 +38,7 @@ cdef extern from "ndcuda.h" nogil:
         ND_ERR_STREAM
         ND_ERR_IO
         ND_ERR_INTERNAL
+        ND_ERR_COMPILE
 
     const char *nd_status_name(nd_status status)
     const char *nd_status_string(nd_status status)
@@ -250,6 +251,34 @@ cdef extern from "ndcuda.h" nogil:
     nd_status nd_array_real(const nd_array *a, nd_array **out)
     nd_status nd_array_imag(const nd_array *a, nd_array **out)
     nd_status nd_array_set_writeable(nd_array *a, int writeable)
+    int ND_ACCESS_READ
+    int ND_ACCESS_WRITE
+    int ND_ACCESS_READ_WRITE
+    nd_status nd_array_wait(const nd_array *a, int access, nd_stream *stream)
+    nd_status nd_array_record(const nd_array *a, int access, nd_stream *stream)
+
+    # ---- indexing.h -----------------------------------------------------------------------
+    ctypedef enum nd_index_mode:
+        ND_INDEX_RAISE
+        ND_INDEX_WRAP
+        ND_INDEX_CLIP
+
+    nd_status nd_take(const nd_array *a, const nd_array *indices, int64_t axis,
+                      nd_index_mode mode, nd_array *out, nd_array **result)
+    nd_status nd_take_along_axis(const nd_array *a, const nd_array *indices, int64_t axis,
+                                 nd_array *out, nd_array **result)
+    nd_status nd_put(nd_array *a, const nd_array *indices, const nd_array *values,
+                     nd_index_mode mode)
+    nd_status nd_compress(const nd_array *condition, const nd_array *a, int64_t axis,
+                          nd_array *out, nd_array **result)
+    nd_status nd_mask_select(const nd_array *a, const nd_array *mask, nd_array **result)
+    nd_status nd_mask_assign(nd_array *a, const nd_array *mask, const nd_array *values)
+    nd_status nd_index_gather(const nd_array *a, int nidx, const nd_array *const *indices,
+                              const int64_t *axes, int front, nd_index_mode mode,
+                              nd_array **result)
+    nd_status nd_index_scatter(nd_array *a, int nidx, const nd_array *const *indices,
+                               const int64_t *axes, int front, nd_index_mode mode,
+                               const nd_array *values)
 
     # ---- ufunc.h --------------------------------------------------------------------------
     ctypedef int nd_ufunc
