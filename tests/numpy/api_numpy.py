@@ -62,6 +62,9 @@ try:
 except ImportError:
     print("api_numpy: NumPy is not installed; skipped")
     sys.exit(77)
+if int(np.__version__.split(".")[0]) < 2:
+    print("api_numpy: NumPy %s is older than 2 (ndcuda follows NumPy 2's rules); skipped" % np.__version__)
+    sys.exit(77)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INCLUDE = os.path.join(HERE, "..", "..", "include", "ndcuda")
