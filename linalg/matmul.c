@@ -212,6 +212,7 @@ nd_status nd__matmul_into(const char *fn, const nd_array *a, const nd_array *b, 
 
 nd_status nd_matmul_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out) {
   const char *fn = "nd_matmul_ex";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, out);

@@ -4,6 +4,7 @@
 
 #include "kernels/copy.h"
 #include "src/array.h"
+#include "src/api_scope.h"
 
 nd_status nd__assign(const char *fn, nd_array *dst, const nd_array *src) {
   if (dst->size == 0) return ND_OK;
@@ -45,6 +46,7 @@ static nd_status nd__check_writeable(const char *fn, const nd_array *a) {
 
 nd_status nd_array_copy(const nd_array *a, nd_order order, nd_array **out) {
   const char *fn = "nd_array_copy";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   nd_array *c;
@@ -68,6 +70,7 @@ nd_status nd_array_copy(const nd_array *a, nd_order order, nd_array **out) {
 
 nd_status nd_array_ascontiguous(const nd_array *a, nd_order order, nd_array **out) {
   const char *fn = "nd_array_ascontiguous";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   if (order != ND_ORDER_C && order != ND_ORDER_F)
@@ -97,6 +100,7 @@ nd_status nd_array_astype(const nd_array *a, nd_dtype dtype, nd_array **out) {
 
 nd_status nd_copyto(nd_array *dst, const nd_array *src, nd_casting casting) {
   const char *fn = "nd_copyto";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, dst);
   ND_CHECK_NULL(fn, src);
   ND_TRY(nd__check_writeable(fn, dst));
@@ -164,6 +168,7 @@ nd_status nd_array_fill(nd_array *a, nd_scalar value) {
 
 nd_status nd_concatenate(int n, const nd_array *const *arrays, int64_t axis, nd_array **out) {
   const char *fn = "nd_concatenate";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, arrays);
   ND_CHECK_NULL(fn, out);
   if (n < 1) return nd__error(ND_ERR_VALUE, "%s: need at least one array to concatenate (n = %d)", fn, n);
@@ -235,6 +240,7 @@ nd_status nd_concatenate(int n, const nd_array *const *arrays, int64_t axis, nd_
 
 nd_status nd_stack(int n, const nd_array *const *arrays, int64_t axis, nd_array **out) {
   const char *fn = "nd_stack";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, arrays);
   ND_CHECK_NULL(fn, out);
   if (n < 1) return nd__error(ND_ERR_VALUE, "%s: need at least one array to stack (n = %d)", fn, n);
@@ -316,6 +322,7 @@ nd_status nd_tile(const nd_array *a, int nreps, const int64_t *reps, nd_array **
 
 nd_status nd_repeat(const nd_array *a, int64_t repeats, int64_t axis, nd_array **out) {
   const char *fn = "nd_repeat";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   if (repeats < 0) return nd__error(ND_ERR_VALUE, "%s: repeats may not contain negative values (got %lld)", fn, (long long)repeats);

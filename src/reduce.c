@@ -7,6 +7,7 @@
 
 #include "src/convert.h"
 #include "src/reduce_internal.h"
+#include "src/api_scope.h"
 
 /* ---- shared machinery ----------------------------------------------------------------------- */
 
@@ -314,6 +315,7 @@ nd_status nd_argmax(const nd_array *a, int64_t axis, int keepdims, nd_array *out
 
 nd_status nd_array_item(const nd_array *a, nd_scalar *out) {
   const char *fn = "nd_array_item";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   if (a->size != 1)
