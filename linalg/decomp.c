@@ -14,9 +14,9 @@
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
-#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
+#include "src/api_scope.h"
 
 #define ND__BY_DTYPE(dt, S, D, C, Z, ...) \
   ((dt) == ND_FLOAT32 ? S(__VA_ARGS__) : (dt) == ND_FLOAT64 ? D(__VA_ARGS__) : (dt) == ND_COMPLEX64 ? C(__VA_ARGS__) : Z(__VA_ARGS__))

@@ -24,10 +24,10 @@
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
-#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
 #include "linalg/products.h"
+#include "src/api_scope.h"
 
 /* ---- cuSOLVER by dtype ---------------------------------------------------------------------- */
 

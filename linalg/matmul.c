@@ -15,8 +15,8 @@
 #include <cuda_runtime_api.h>
 
 #include "linalg/kernels.h"
-#include "src/api_scope.h"
 #include "linalg/products.h"
+#include "src/api_scope.h"
 
 static void *nd__ptr(const nd_array *a) { return (char *)a->buf->ptr + a->offset; }
 

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/products.h"
+#include "src/api_scope.h"
 
 static void *nd__q(const nd_array *a) { return (char *)a->buf->ptr + a->offset; }
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/products.h"
+#include "src/api_scope.h"
 
 /* Prefixes the public name to an error reported by a helper. */
 static nd_status nd__ctx(const char *fn, nd_status st) { return nd__linalg_ctx(fn, st); }

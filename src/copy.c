@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "kernels/copy.h"
-#include "src/array.h"
 #include "src/api_scope.h"
+#include "src/array.h"
 
 nd_status nd__assign(const char *fn, nd_array *dst, const nd_array *src) {
   if (dst->size == 0) return ND_OK;

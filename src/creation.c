@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/api_scope.h"
 #include "kernels/copy.h"
+#include "src/api_scope.h"
 #include "src/array.h"
 
 static nd_dtype nd__default_dtype(nd_dtype dtype, nd_dtype fallback) {

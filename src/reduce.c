@@ -5,9 +5,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include "src/api_scope.h"
 #include "src/convert.h"
 #include "src/reduce_internal.h"
-#include "src/api_scope.h"
 
 /* ---- shared machinery ----------------------------------------------------------------------- */
 

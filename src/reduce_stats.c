@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/reduce_internal.h"
 #include "src/api_scope.h"
+#include "src/reduce_internal.h"
 
 /* ---- median and quantiles ------------------------------------------------------------------- */
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/api_scope.h"
 #include "kernels/scan.h"
 #include "kernels/sort.h"
+#include "src/api_scope.h"
 #include "src/reduce_internal.h"
 #include "src/sort_internal.h"
 

@@ -15,9 +15,9 @@
 
 #include "kernels/scan.h"
 #include "kernels/sort.h"
+#include "src/api_scope.h"
 #include "src/reduce_internal.h"
 #include "src/sort_internal.h"
-#include "src/api_scope.h"
 
 /* ---- temporaries ------------------------------------------------------------------------------ */
 

@@ -7,8 +7,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "src/array.h"
 #include "src/api_scope.h"
+#include "src/array.h"
 
 static nd_status nd__check_host_bytes(const char *fn, const nd_array *a, size_t host_bytes, int exact) {
   int64_t need = a->size * (int64_t)nd_dtype_itemsize(a->dtype);
