@@ -1,5 +1,6 @@
 /* Copies and assignment: every path ends in nd__assign, one strided-to-strided copy with
  * conversion (kernels/copy.cu), ordered by the hazard tracker. */
+#include <math.h>
 #include <string.h>
 
 #include "kernels/copy.h"
@@ -118,8 +119,9 @@ nd_status nd_copyto(nd_array *dst, const nd_array *src, nd_casting casting) {
 
 /* The checks NumPy makes when a Python scalar is stored into an array: a Python int must fit an
  * integer dtype (OverflowError: "Python integer 300 out of bounds for uint8", in fill and full
- * alike), and, for fill (complex_ok 0), a Python complex cannot become an integer or float
- * (TypeError: int() or float() of a complex); bool takes its truth value. full goes through
+ * alike), and, for fill (complex_ok 0), a Python float must convert with int() and fit, and a
+ * Python complex cannot become an integer or float (TypeError: int() or float() of a
+ * complex); bool takes its truth value. full goes through
  * copyto with unsafe casting and drops the imaginary part (complex_ok 1), as do array scalars
  * (strong dtypes) everywhere, with NumPy's ComplexWarning. */
 nd_status nd__fill_value_check(const char *fn, nd_scalar value, nd_dtype dtype, int complex_ok) {
@@ -135,6 +137,21 @@ nd_status nd__fill_value_check(const char *fn, nd_scalar value, nd_dtype dtype, 
     if (bad)
       return nd__error(ND_ERR_VALUE, "%s: Python integer %lld out of bounds for %s", fn, (long long)v,
                        nd_dtype_name(dtype));
+  }
+  if (!complex_ok && value.dtype == ND_PYFLOAT && (kind == 'i' || kind == 'u')) {
+    /* fill converts a Python float with int(): NaN and infinities cannot be converted
+     * (ValueError, OverflowError), and the truncated value must fit ("Python integer 300
+     * out of bounds for int8" for 300.0), where full would cast unsafely. */
+    const double f = value.v.f;
+    if (isnan(f) || isinf(f))
+      return nd__error(ND_ERR_VALUE, "%s: cannot convert float %s to integer", fn,
+                       isnan(f) ? "NaN" : "infinity");
+    const double t = trunc(f);
+    const int bits = (int)nd_dtype_itemsize(dtype) * 8;
+    const double lo = kind == 'u' ? 0.0 : -ldexp(1.0, bits - 1);
+    const double hi = kind == 'u' ? ldexp(1.0, bits) : ldexp(1.0, bits - 1); /* exclusive */
+    if (t < lo || t >= hi)
+      return nd__error(ND_ERR_VALUE, "%s: Python integer %.0f out of bounds for %s", fn, t, nd_dtype_name(dtype));
   }
   if (!complex_ok && value.dtype == ND_PYCOMPLEX && (kind == 'i' || kind == 'u' || kind == 'f'))
     return nd__error(ND_ERR_DTYPE, "%s: a Python complex (%g%+gj) cannot be stored in a %s array "
