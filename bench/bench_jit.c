@@ -10,10 +10,13 @@
  * - jit.memory_hit: host time of nd_module_create of a source this process already holds.
  * - jit.threads_32x4_cold: wall time of 32 threads asking at once for 4 new kernels (8 each).
  * - jit.ew_add_f32: the generated z = x + y over 2^28 float32 (the sizes of ew.add_f32), to be
- *   read beside the built-in nd_add's ew.add_f32 row. */
+ *   read beside the built-in nd_add's ew.add_f32 row.
+ * - jit.sum_f32: a generated float32 sum (ReductionKernel "x", "a + b", identity 0) of 2^28
+ *   float32 to a 0-d result, beside red.sum_f32 (nd_sum). */
 #define _GNU_SOURCE
 #include "bench.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -240,6 +243,41 @@ static void teardown_ew_add(bench_ctx *ctx, bench_state *st) {
   nd_elementwise_kernel_release((nd_elementwise_kernel *)st->p);
 }
 
+/* ---- generated sum against nd_sum ------------------------------------------------------------ */
+
+static int setup_sum(bench_ctx *ctx, bench_state *st) {
+  st->n = ctx->quick ? (int64_t)1 << 24 : (int64_t)1 << 28;
+  if (bench_random_f32(ctx, 1, &st->n, &st->arr[A]) != 0) return -1;
+  st->bytes = 4 * st->n + 4;
+  nd_reduction_kernel *k = NULL;
+  BENCH_ND(nd_reduction_kernel_create("T x", "T y", "x", "a + b", "y = a", "0", NULL, "user_sum", NULL, NULL, &k));
+  st->p = k;
+  return 0;
+}
+
+static int run_sum(bench_ctx *ctx, bench_state *st) {
+  nd_array_release(st->arr[OUT]);
+  st->arr[OUT] = NULL;
+  nd_operand in[1] = {nd_arg(st->arr[A])};
+  BENCH_ND(nd_reduction_kernel_call((nd_reduction_kernel *)st->p, 1, in, 0, NULL, 0, NULL, &st->arr[OUT]));
+  return 0;
+}
+
+static int check_sum(bench_ctx *ctx, bench_state *st) {
+  double want = 0;
+  for (int64_t i = 0; i < st->n; i++) want += bench_rand_value(ctx, i);
+  nd_scalar got;
+  BENCH_ND(nd_array_item(st->arr[OUT], &got));
+  const double tol = ldexp((double)st->n, -24);
+  if (!(fabs(got.v.f - want) <= tol)) return bench_fail(ctx, "check: sum is %.9g, expected %.9g", got.v.f, want);
+  return 0;
+}
+
+static void teardown_sum(bench_ctx *ctx, bench_state *st) {
+  (void)ctx;
+  nd_reduction_kernel_release((nd_reduction_kernel *)st->p);
+}
+
 const bench_case bench_jit_cases[] = {
     /* name,                       setup,         run,        check,        teardown,        measure */
     {"jit.compile_cold",           NULL,          NULL,       NULL,         NULL,            measure_cold},
@@ -247,5 +285,6 @@ const bench_case bench_jit_cases[] = {
     {"jit.memory_hit",             NULL,          NULL,       NULL,         NULL,            measure_memory_hit},
     {"jit.threads_32x4_cold",      NULL,          NULL,       NULL,         NULL,            measure_threads},
     {"jit.ew_add_f32",             setup_ew_add,  run_ew_add, check_ew_add, teardown_ew_add, NULL},
+    {"jit.sum_f32",                setup_sum,     run_sum,    check_sum,    teardown_sum,    NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

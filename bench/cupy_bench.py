@@ -836,6 +836,23 @@ def case_jit_ew_add(ctx):
 
     device_case(ctx, setup, run, verify)
 
+def case_jit_sum(ctx):
+    n = core_n(ctx)
+    k = cp.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "user_sum")
+
+    def setup():
+        return {"a": random_f32(ctx, (n,)), "out": None}, 4 * n + 4
+
+    def run(st):
+        st["out"] = None
+        st["out"] = k(st["a"])
+
+    def verify(st):
+        want = float(cp.asnumpy(st["a"]).astype(np.float64).sum())
+        check(ctx, abs(float(st["out"]) - want) <= n * 2.0 ** -24, "user sum differs")
+
+    device_case(ctx, setup, run, verify)
+
 # ---- end jit ----
 
 
@@ -897,6 +914,7 @@ CASES = [
     ("jit.memory_hit", case_jit_memory_hit),
     ("jit.threads_32x4_cold", case_jit_threads),
     ("jit.ew_add_f32", case_jit_ew_add),
+    ("jit.sum_f32", case_jit_sum),
     # end jit cases
 ]
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "elementwise/ufunc.h"
+#include "src/api_scope.h"
 
 static nd_status nd__unary(int op, const nd_array *a, nd_array *out, nd_array **result) {
   const nd_operand in[1] = {nd_arg(a)};
@@ -18,12 +19,16 @@ static nd_status nd__binary(int op, const nd_array *a, const nd_array *b, nd_arr
   return nd__ufunc_exec(nd__ufunc_fn(op), op, 2, in, out, result, NULL);
 }
 
+/* The scope makes the aliases (nd_abs, nd_conj, nd_mod) report under their own names rather
+ * than their ufunc's (nd_absolute, ...). */
 #define ND__UNARY(name, OP)                                                        \
   nd_status nd_##name(const nd_array *a, nd_array *out, nd_array **result) {       \
+    ND__API_SCOPE("nd_" #name);                                                    \
     return nd__unary(ND_UFUNC_##OP, a, out, result);                               \
   }
 #define ND__BINARY(name, OP)                                                                    \
   nd_status nd_##name(const nd_array *a, const nd_array *b, nd_array *out, nd_array **result) { \
+    ND__API_SCOPE("nd_" #name);                                                                 \
     return nd__binary(ND_UFUNC_##OP, a, b, out, result);                                        \
   }
 

@@ -23,25 +23,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit/module.h"
+#include "jit/gen.h"
 #include "src/array.h"
 #include "streams/hazard.h"
 
 #define ND__EW_MAXP 16   /* parameters per definition */
 #define ND__EW_MAXARR 12 /* non-raw array operands per call: the geometry struct's size */
 
-typedef struct nd__ew_param {
-  char name[64];
-  char type[64];  /* a dtype name or a placeholder */
-  nd_dtype fixed; /* the dtype when not a placeholder, else -1 */
-  int raw;
-} nd__ew_param;
-
+/* One compiled path of one signature. The two paths are separate modules, each compiled on
+ * its first use: a contiguous call never pays for the strided kernel's compile (about twice
+ * the contiguous one's, for its 64-bit index arithmetic). */
 typedef struct nd__ew_instance {
   struct nd__ew_instance *next;
   char sig[256];
   nd_module *module;
-  nd_kernel *contig, *strided;
+  nd_kernel *kernel;
 } nd__ew_instance;
 
 struct nd_elementwise_kernel {
@@ -56,7 +52,7 @@ struct nd_elementwise_kernel {
   nd__ew_instance *instances;
 };
 
-static const char *const nd__ew_ctype[ND_NUM_DTYPES] = {
+const char *const nd__ew_ctype[ND_NUM_DTYPES] = {
     "nd_bool", "nd_int8", "nd_int16", "nd_int32", "nd_int64", "nd_uint8", "nd_uint16",
     "nd_uint32", "nd_uint64", "nd_float16", "nd_float32", "nd_float64", "nd_complex64", "nd_complex128"};
 
@@ -67,8 +63,8 @@ static int nd__is_ident(const char *s) {
   return 1;
 }
 
-/* Parses "T x, raw float32 y" into params; appends to k->p. */
-static nd_status nd__ew_parse(const char *fn, nd_elementwise_kernel *k, const char *list, int out, int *count) {
+nd_status nd__ew_parse(const char *fn, const char *kname, nd__ew_param *params, int base, int maxp,
+                       const char *list, int out, int reserve_ab, int *count) {
   *count = 0;
   const char *s = list;
   while (*s) {
@@ -76,7 +72,7 @@ static nd_status nd__ew_parse(const char *fn, nd_elementwise_kernel *k, const ch
     const size_t len = e ? (size_t)(e - s) : strlen(s);
     char item[256], tok[3][128];
     if (len >= sizeof item)
-      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter '%.40s...' is too long", fn, k->name, s);
+      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter '%.40s...' is too long", fn, kname, s);
     memcpy(item, s, len);
     item[len] = '\0';
     int nt = 0;
@@ -91,22 +87,22 @@ static nd_status nd__ew_parse(const char *fn, nd_elementwise_kernel *k, const ch
     const int raw = nt == 3 && !strcmp(tok[0], "raw");
     if (!(nt == 2 || raw) || !nd__is_ident(tok[nt - 1]) || !nd__is_ident(tok[nt - 2]))
       return nd__error(ND_ERR_VALUE, "%s: kernel '%s': %s parameter '%.*s' is not \"[raw] type name\"", fn,
-                       k->name, out ? "output" : "input", (int)len, s);
-    const int idx = k->nin + k->nout + *count;
-    if (idx >= ND__EW_MAXP)
-      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': more than %d parameters", fn, k->name, ND__EW_MAXP);
-    nd__ew_param *p = &k->p[idx];
+                       kname, out ? "output" : "input", (int)len, s);
+    const int idx = base + *count;
+    if (idx >= maxp) return nd__error(ND_ERR_VALUE, "%s: kernel '%s': more than %d parameters", fn, kname, maxp);
+    nd__ew_param *p = &params[idx];
     snprintf(p->name, sizeof p->name, "%s", tok[nt - 1]);
     snprintf(p->type, sizeof p->type, "%s", tok[nt - 2]);
     p->raw = raw;
     nd_dtype d;
     p->fixed = nd_dtype_from_name(p->type, &d) == ND_OK ? d : (nd_dtype)-1;
     for (int j = 0; j < idx; j++)
-      if (!strcmp(k->p[j].name, p->name))
-        return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is used twice", fn, k->name, p->name);
-    if (!strcmp(p->name, "i") || !strncmp(p->name, "nd_", 3) || !strncmp(p->name, "p_", 2))
-      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is reserved (i, nd_*, p_*)", fn, k->name,
-                       p->name);
+      if (!strcmp(params[j].name, p->name))
+        return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is used twice", fn, kname, p->name);
+    if (!strcmp(p->name, "i") || (reserve_ab && (!strcmp(p->name, "a") || !strcmp(p->name, "b"))) ||
+        !strncmp(p->name, "nd_", 3) || !strncmp(p->name, "p_", 2))
+      return nd__error(ND_ERR_VALUE, "%s: kernel '%s': parameter name '%s' is reserved (i%s, nd_*, p_*)", fn, kname,
+                       p->name, reserve_ab ? ", a, b" : "");
     (*count)++;
     if (!e) break;
     s = e + 1;
@@ -115,7 +111,7 @@ static nd_status nd__ew_parse(const char *fn, nd_elementwise_kernel *k, const ch
   return ND_OK;
 }
 
-static char *nd__sdup(const char *s) {
+char *nd__sdup(const char *s) {
   if (!s) return NULL;
   const size_t n = strlen(s) + 1;
   char *d = (char *)malloc(n);
@@ -127,8 +123,7 @@ void nd_elementwise_kernel_release(nd_elementwise_kernel *k) {
   if (k == NULL) return;
   for (nd__ew_instance *x = k->instances, *n; x; x = n) {
     n = x->next;
-    nd_kernel_release(x->contig);
-    nd_kernel_release(x->strided);
+    nd_kernel_release(x->kernel);
     nd_module_release(x->module);
     free(x);
   }
@@ -159,8 +154,8 @@ nd_status nd_elementwise_kernel_create(const char *in_params, const char *out_pa
   if (!k) return nd__error(ND_ERR_OUT_OF_MEMORY, "%s: out of host memory", fn);
   pthread_mutex_init(&k->mu, NULL);
   snprintf(k->name, sizeof k->name, "%s", name);
-  nd_status st = nd__ew_parse(fn, k, in_params, 0, &k->nin);
-  if (st == ND_OK) st = nd__ew_parse(fn, k, out_params, 1, &k->nout);
+  nd_status st = nd__ew_parse(fn, k->name, k->p, 0, ND__EW_MAXP, in_params, 0, 0, &k->nin);
+  if (st == ND_OK) st = nd__ew_parse(fn, k->name, k->p, k->nin, ND__EW_MAXP, out_params, 1, 0, &k->nout);
   if (st == ND_OK && k->nout == 0) st = nd__error(ND_ERR_VALUE, "%s: kernel '%s' has no output parameter", fn, name);
   /* Every output placeholder must be resolvable from the inputs or from a given out. */
   if (st == ND_OK) {
@@ -194,14 +189,7 @@ nd_status nd_elementwise_kernel_create(const char *in_params, const char *out_pa
 
 /* ---- source generation ------------------------------------------------------------------- */
 
-typedef struct nd__sbuf {
-  char *p;
-  size_t len, cap;
-  int failed;
-} nd__sbuf;
-
-static void nd__sp(nd__sbuf *b, const char *fmt, ...) ND__PRINTF(2, 3);
-static void nd__sp(nd__sbuf *b, const char *fmt, ...) {
+void nd__sp(nd__sbuf *b, const char *fmt, ...) {
   if (b->failed) return;
   for (;;) {
     va_list ap;
@@ -245,7 +233,7 @@ static void nd__ew_signature(const nd_elementwise_kernel *k, const nd__ew_bind *
   if (n < cap) snprintf(sig + n, cap - n, ";%d;%d", b->wide, b->vec);
 }
 
-static char *nd__ew_source(const nd_elementwise_kernel *k, const nd__ew_bind *b) {
+static char *nd__ew_source(const nd_elementwise_kernel *k, const nd__ew_bind *b, int strided) {
   nd__sbuf s = {NULL, 0, 0, 0};
   const int np = k->nin + k->nout;
   int half = 0, narr = 0;
@@ -254,6 +242,8 @@ static char *nd__ew_source(const nd_elementwise_kernel *k, const nd__ew_bind *b)
   const char *idx = b->wide ? "long long" : "int";
   if (half) nd__sp(&s, "#define ND_JIT_FLOAT16\n");
   nd__sp(&s, "#include \"ndcuda_jit.h\"\n%s\n", k->preamble);
+  /* 16 bytes of one operand: loads and stores of this type are single 16-byte accesses */
+  nd__sp(&s, "template <class T, int N> struct __align__(16) nd_ew_vec { T v[N]; };\n");
   nd__sp(&s, "struct nd_ew_geom { int ndim; long long shape[32]; long long strides[%d][32]; };\n", narr > 0 ? narr : 1);
   /* the parameter list shared by both kernels */
   nd__sbuf params = {NULL, 0, 0, 0};
@@ -283,6 +273,7 @@ static char *nd__ew_source(const nd_elementwise_kernel *k, const nd__ew_bind *b)
   const int V = b->vec;
 
   /* contiguous kernel */
+  if (!strided) {
   nd__sp(&s, "extern \"C\" __global__ void __launch_bounds__(256) nd_ew_contig(%s%s n, int vec) {\n%s\n", P, idx, TD);
   nd__sp(&s, "  const %s step = (%s)gridDim.x * blockDim.x;\n  %s start = (%s)blockIdx.x * blockDim.x + threadIdx.x;\n",
          idx, idx, idx, idx);
@@ -291,12 +282,11 @@ static char *nd__ew_source(const nd_elementwise_kernel *k, const nd__ew_bind *b)
   for (int j = 0; j < k->nin; j++) {
     if (k->p[j].raw || b->scalar[j]) continue;
     const char *t = nd__ew_ctype[b->atype[j]];
-    nd__sp(&s, "      %s r_%s[%d];\n      { const %s *q = (const %s *)__builtin_assume_aligned(p_%s + base, 16);\n"
-           "#pragma unroll\n        for (int u = 0; u < %d; u++) r_%s[u] = q[u]; }\n",
-           t, k->p[j].name, V, t, t, k->p[j].name, V, k->p[j].name);
+    nd__sp(&s, "      const nd_ew_vec<%s, %d> r_%s = *(const nd_ew_vec<%s, %d> *)(p_%s + base);\n", t, V, k->p[j].name,
+           t, V, k->p[j].name);
   }
   for (int j = k->nin; j < np; j++)
-    if (!k->p[j].raw) nd__sp(&s, "      %s w_%s[%d];\n", nd__ew_ctype[b->atype[j]], k->p[j].name, V);
+    if (!k->p[j].raw) nd__sp(&s, "      nd_ew_vec<%s, %d> w_%s;\n", nd__ew_ctype[b->atype[j]], V, k->p[j].name);
   nd__sp(&s, "#pragma unroll\n      for (int u = 0; u < %d; u++) {\n        const %s i = base + u; (void)i;\n", V, idx);
   for (int j = 0; j < np; j++) {
     const nd__ew_param *p = &k->p[j];
@@ -307,17 +297,16 @@ static char *nd__ew_source(const nd_elementwise_kernel *k, const nd__ew_bind *b)
     else if (b->scalar[j])
       nd__sp(&s, "        const %s %s = p_%s;\n", pt, p->name, p->name);
     else
-      nd__sp(&s, "        const %s %s = (%s)r_%s[u];\n", pt, p->name, pt, p->name);
+      nd__sp(&s, "        const %s %s = (%s)r_%s.v[u];\n", pt, p->name, pt, p->name);
   }
   nd__sp(&s, "        {\n%s;\n        }\n", k->operation);
   for (int j = k->nin; j < np; j++)
-    if (!k->p[j].raw) nd__sp(&s, "        w_%s[u] = (%s)%s;\n", k->p[j].name, nd__ew_ctype[b->atype[j]], k->p[j].name);
+    if (!k->p[j].raw) nd__sp(&s, "        w_%s.v[u] = (%s)%s;\n", k->p[j].name, nd__ew_ctype[b->atype[j]], k->p[j].name);
   nd__sp(&s, "      }\n");
   for (int j = k->nin; j < np; j++) {
     if (k->p[j].raw) continue;
     const char *t = nd__ew_ctype[b->atype[j]];
-    nd__sp(&s, "      { %s *q = (%s *)__builtin_assume_aligned(p_%s + base, 16);\n#pragma unroll\n"
-           "        for (int u = 0; u < %d; u++) q[u] = w_%s[u]; }\n", t, t, k->p[j].name, V, k->p[j].name);
+    nd__sp(&s, "      *(nd_ew_vec<%s, %d> *)(p_%s + base) = w_%s;\n", t, V, k->p[j].name, k->p[j].name);
   }
   nd__sp(&s, "    }\n    start += nv * %d;\n  }\n", V);
   nd__sp(&s, "  for (%s i = start; i < n; i += step) {\n", idx);
@@ -336,7 +325,7 @@ static char *nd__ew_source(const nd_elementwise_kernel *k, const nd__ew_bind *b)
   for (int j = k->nin; j < np; j++)
     if (!k->p[j].raw) nd__sp(&s, "    p_%s[i] = (%s)%s;\n", k->p[j].name, nd__ew_ctype[b->atype[j]], k->p[j].name);
   nd__sp(&s, "  }\n}\n");
-
+  } else {
   /* strided kernel */
   nd__sp(&s, "extern \"C\" __global__ void __launch_bounds__(256) nd_ew_strided(%sconst nd_ew_geom g, %s n) {\n%s\n", P, idx,
          TD);
@@ -373,6 +362,7 @@ static char *nd__ew_source(const nd_elementwise_kernel *k, const nd__ew_bind *b)
     if (!b->scalar[j]) a++;
   }
   nd__sp(&s, "  }\n}\n");
+  }
   free(params.p);
   free(tdefs.p);
   if (s.failed) {
@@ -383,10 +373,11 @@ static char *nd__ew_source(const nd_elementwise_kernel *k, const nd__ew_bind *b)
 }
 
 /* The compiled instance of a signature, made once per definition. */
-static nd_status nd__ew_instance_get(const char *fn, nd_elementwise_kernel *k, const nd__ew_bind *b,
+static nd_status nd__ew_instance_get(const char *fn, nd_elementwise_kernel *k, const nd__ew_bind *b, int strided,
                                      nd__ew_instance **out) {
   char sig[256];
   nd__ew_signature(k, b, sig, sizeof sig);
+  strncat(sig, strided ? ";s" : ";c", sizeof sig - strlen(sig) - 1);
   pthread_mutex_lock(&k->mu);
   for (nd__ew_instance *x = k->instances; x; x = x->next)
     if (!strcmp(x->sig, sig)) {
@@ -397,7 +388,7 @@ static nd_status nd__ew_instance_get(const char *fn, nd_elementwise_kernel *k, c
   pthread_mutex_unlock(&k->mu);
   /* Compiled outside the definition's lock: the cache's single flight makes racing threads
    * share one compile, and the loser's instance is dropped below. */
-  char *src = nd__ew_source(k, b);
+  char *src = nd__ew_source(k, b, strided);
   if (!src) return nd__error(ND_ERR_OUT_OF_MEMORY, "%s: out of host memory generating '%s'", fn, k->name);
   nd__ew_instance *x = (nd__ew_instance *)calloc(1, sizeof *x);
   if (!x) {
@@ -407,10 +398,8 @@ static nd_status nd__ew_instance_get(const char *fn, nd_elementwise_kernel *k, c
   snprintf(x->sig, sizeof x->sig, "%s", sig);
   nd_status st = nd__jit_module_get(fn, k->name, src, &k->opts, &x->module);
   free(src);
-  if (st == ND_OK) st = nd_module_get_kernel(x->module, "nd_ew_contig", &x->contig);
-  if (st == ND_OK) st = nd_module_get_kernel(x->module, "nd_ew_strided", &x->strided);
+  if (st == ND_OK) st = nd_module_get_kernel(x->module, strided ? "nd_ew_strided" : "nd_ew_contig", &x->kernel);
   if (st != ND_OK) {
-    nd_kernel_release(x->contig);
     nd_module_release(x->module);
     free(x);
     return st;
@@ -419,8 +408,7 @@ static nd_status nd__ew_instance_get(const char *fn, nd_elementwise_kernel *k, c
   for (nd__ew_instance *y = k->instances; y; y = y->next)
     if (!strcmp(y->sig, sig)) {
       pthread_mutex_unlock(&k->mu);
-      nd_kernel_release(x->contig);
-      nd_kernel_release(x->strided);
+      nd_kernel_release(x->kernel);
       nd_module_release(x->module);
       free(x);
       *out = y;
@@ -434,7 +422,7 @@ static nd_status nd__ew_instance_get(const char *fn, nd_elementwise_kernel *k, c
 }
 
 char *nd__ew_source_for(const nd_elementwise_kernel *k, const nd_dtype *ptype, const nd_dtype *atype,
-                        const int *scalar, int wide) {
+                        const int *scalar, int wide, int strided) {
   nd__ew_bind b;
   memset(&b, 0, sizeof b);
   size_t maxsize = 1;
@@ -446,7 +434,7 @@ char *nd__ew_source_for(const nd_elementwise_kernel *k, const nd_dtype *ptype, c
   }
   b.wide = wide;
   b.vec = (int)(16 / maxsize);
-  return nd__ew_source(k, &b);
+  return nd__ew_source(k, &b, strided);
 }
 
 /* ---- the call ---------------------------------------------------------------------------- */
@@ -460,10 +448,10 @@ nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin, const nd
   const char *fn = "nd_elementwise_kernel_call";
   ND_CHECK_NULL(fn, k);
   ND_CHECK_NULL(fn, results);
+  if (nin > 0 && in == NULL) return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'in' is NULL", fn);
   if (nin != k->nin || nout != k->nout)
     return nd__error(ND_ERR_VALUE, "%s: kernel '%s' takes %d inputs and %d outputs, %d and %d given", fn, k->name,
                      k->nin, k->nout, nin, nout);
-  if (nin > 0 && in == NULL) return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'in' is NULL", fn);
   const int np = nin + nout;
   const nd_array *arr[ND__EW_MAXP];
   nd__ew_bind b;
@@ -597,8 +585,6 @@ nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin, const nd
   for (int j = 0; j < np; j++)
     if (!k->p[j].raw && !b.scalar[j] && nd_dtype_itemsize(b.atype[j]) > maxsize) maxsize = nd_dtype_itemsize(b.atype[j]);
   b.vec = (int)(16 / maxsize);
-  nd__ew_instance *inst = NULL;
-  ND_TRY(nd__ew_instance_get(fn, k, &b, &inst));
 
   /* From here on arrays are made and work is enqueued. */
   nd_array *outs[ND__EW_MAXP], *tmp[ND__EW_MAXP];
@@ -670,7 +656,9 @@ nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin, const nd
     }
     int sms = 0;
     nd_launch_config cfg = {{1, 1, 1}, {256, 1, 1}, 0};
-    st = nd__jit_sm_count(fn, &sms);
+    nd__ew_instance *inst = NULL;
+    st = nd__ew_instance_get(fn, k, &b, !contig, &inst);
+    if (st == ND_OK) st = nd__jit_sm_count(fn, &sms);
     if (st == ND_OK) {
       const int64_t per = contig && aligned ? 256 * (int64_t)b.vec : 256;
       int64_t blocks = (count + per - 1) / per;
@@ -689,7 +677,7 @@ nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin, const nd
         argv[np] = &nval;
         argv[np + 1] = &vec;
         argv[np + 2] = NULL;
-        st = nd__jit_launch(fn, inst->contig, cfg, argv, ntr, tracked, modes);
+        st = nd__jit_launch(fn, inst->kernel, cfg, argv, ntr, tracked, modes);
       } else {
         /* the geometry, collapsed, as the kernel's nd_ew_geom (ndim, shape[32], strides[narr][32]) */
         const int cd = nd__collapse_dims(nd, lshape, a, sp);
@@ -703,7 +691,7 @@ nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin, const nd
         argv[np] = geom;
         argv[np + 1] = &nval;
         argv[np + 2] = NULL;
-        st = nd__jit_launch(fn, inst->strided, cfg, argv, ntr, tracked, modes);
+        st = nd__jit_launch(fn, inst->kernel, cfg, argv, ntr, tracked, modes);
       }
     }
   }

@@ -24,6 +24,7 @@ static struct {
                                 CUlibraryOption *, void **, unsigned);
   CUresult (*library_unload)(CUlibrary);
   CUresult (*library_get_kernel)(CUkernel *, CUlibrary, const char *);
+  CUresult (*library_get_module)(CUmodule *, CUlibrary);
   CUresult (*kernel_get_function)(CUfunction *, CUkernel);
   CUresult (*kernel_get_attribute)(int *, CUfunction_attribute, CUkernel, CUdevice);
   CUresult (*kernel_set_attribute)(CUfunction_attribute, int, CUkernel, CUdevice);
@@ -42,6 +43,7 @@ static void nd__cu_find(void) {
   ND__ENTRY(library_load_data, "cuLibraryLoadData", 12000);
   ND__ENTRY(library_unload, "cuLibraryUnload", 12000);
   ND__ENTRY(library_get_kernel, "cuLibraryGetKernel", 12000);
+  ND__ENTRY(library_get_module, "cuLibraryGetModule", 12000);
   ND__ENTRY(kernel_get_function, "cuKernelGetFunction", 12000);
   ND__ENTRY(kernel_get_attribute, "cuKernelGetAttribute", 12000);
   ND__ENTRY(kernel_set_attribute, "cuKernelSetAttribute", 12000);
@@ -59,7 +61,7 @@ static nd_status nd__cu_ready(const char *fn) {
   pthread_once(&nd__cu_once, nd__cu_find);
   if (!nd__cu.library_load_data || !nd__cu.library_get_kernel || !nd__cu.launch_ex || !nd__cu.kernel_get_attribute ||
       !nd__cu.kernel_get_function || !nd__cu.occupancy || !nd__cu.device_get || !nd__cu.device_attribute ||
-      !nd__cu.ctx_current || !nd__cu.library_unload || !nd__cu.kernel_set_attribute)
+      !nd__cu.ctx_current || !nd__cu.library_unload || !nd__cu.kernel_set_attribute || !nd__cu.library_get_module)
     return nd__error(ND_ERR_CUDA, "%s: the CUDA driver lacks the library API (CUDA 12.0 or newer needed)", fn);
   return ND_OK;
 }
@@ -74,8 +76,9 @@ static nd_status nd__cu_status(CUresult r, const char *call, const char *fn, con
 /* The current device and its driver handle, with its primary context current on this thread
  * (the runtime makes it so; a thread that never called the runtime gets it here). */
 static nd_status nd__cu_device(const char *fn, int *dev, CUdevice *cudev) {
-  ND_TRY(nd__cu_ready(fn));
+  /* the device first: without one the answer is ND_ERR_NO_DEVICE, whatever the driver lacks */
   ND_TRY(nd__device_current(fn, dev));
+  ND_TRY(nd__cu_ready(fn));
   CUcontext ctx = NULL;
   if (nd__cu.ctx_current(&ctx) != CUDA_SUCCESS || ctx == NULL) {
     ND_TRY(ND_CUDA(cudaSetDevice(*dev)));
@@ -158,6 +161,15 @@ static nd_status nd__module_load(void *ctx, const nd__jit_binary *bin, void **ob
     return st;
   }
   m->lib = lib;
+  /* Load it into the current context now: with lazy loading (the default since CUDA 12.2) the
+   * library call above defers parsing the image, so a damaged one would otherwise only fail
+   * at the first launch, after the cache has handed it out as good. */
+  CUmodule mod = NULL;
+  st = ND__CU(nd__cu.library_get_module(&mod, lib), s->fn, s->what);
+  if (st != ND_OK) {
+    nd_module_release(m);
+    return st;
+  }
   *obj = m;
   return ND_OK;
 }

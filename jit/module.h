@@ -49,9 +49,10 @@ nd_status nd__jit_launch(const char *fn, nd_kernel *k, nd_launch_config cfg, voi
 /* Multiprocessors of the current device (cached per device). */
 nd_status nd__jit_sm_count(const char *fn, int *out);
 
-/* The generated source of an elementwise definition for one binding (tests). malloc'd. */
+/* The generated source of an elementwise definition for one binding and path (tests).
+ * malloc'd. */
 char *nd__ew_source_for(const nd_elementwise_kernel *k, const nd_dtype *ptype, const nd_dtype *atype,
-                        const int *scalar, int wide);
+                        const int *scalar, int wide, int strided);
 
 #ifdef __cplusplus
 }

@@ -81,7 +81,7 @@ static nd_status nd__check_int(const char *fn, int64_t v) {
 /* ---- cholesky ------------------------------------------------------------------------------- */
 
 nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd_array **out, nd_array **info) {
-  const char *fn = "nd_linalg_cholesky";
+  const char *fn = "nd_linalg_cholesky_ex";
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   int checked;

@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include "linalg/kernels.h"
+#include "src/api_scope.h"
 #include "linalg/products.h"
 
 static void *nd__ptr(const nd_array *a) { return (char *)a->buf->ptr + a->offset; }
@@ -210,7 +211,7 @@ nd_status nd__matmul_into(const char *fn, const nd_array *a, const nd_array *b, 
 }
 
 nd_status nd_matmul_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out) {
-  const char *fn = "nd_matmul";
+  const char *fn = "nd_matmul_ex";
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, out);
@@ -272,4 +273,7 @@ nd_status nd_matmul_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_
   return ND_OK;
 }
 
-nd_status nd_matmul(const nd_array *a, const nd_array *b, nd_array **out) { return nd_matmul_ex(a, b, 0, out); }
+nd_status nd_matmul(const nd_array *a, const nd_array *b, nd_array **out) {
+  ND__API_SCOPE("nd_matmul");
+  return nd_matmul_ex(a, b, 0, out);
+}

@@ -72,7 +72,7 @@ nd_status nd__linalg_compute_dtype(const char *fn, nd_dtype in, nd_dtype *out) {
 }
 
 nd_status nd__linalg_common_dtype(const char *fn, nd_dtype a, nd_dtype b, nd_dtype *out) {
-  nd_dtype ca, cb;
+  nd_dtype ca = ND_FLOAT64, cb = ND_FLOAT64; /* set by the calls below; -Wmaybe-uninitialized */
   ND_TRY(nd__linalg_compute_dtype(fn, a, &ca));
   ND_TRY(nd__linalg_compute_dtype(fn, b, &cb));
   /* NumPy's _commonType: the real part is float64 when either operand is float64, complex128

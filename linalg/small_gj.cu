@@ -33,7 +33,8 @@
  * k then holds column p_k of the inverse's row-permuted form; the result row r lands in output
  * row s_r (the step at which r was the pivot) and its entry k in output column p_k, so no row is
  * ever moved. Solve multiplies the inverse rows with b in
- * the same kernel. Det and slogdet (a separate instance) take the product of the pivots and the
+ * the same kernel. Det and slogdet (a separate instance) take the product of the pivots' phases,
+ * the sum of the logs of their magnitudes (det is sign * exp(logdet), as NumPy's) and the
  * permutation's sign from a ballot of the unused rows above each pivot; they update the used
  * rows too (the values are never read again), which keeps the step free of branches. The steps
  * stop at k = n: the identity padding would pick its own rows and change nothing.
@@ -439,7 +440,7 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, M
       const T pk = nd_rows_axpy<T, NM, RPT>(w, f, pb, k);
       fail = (fail == 0 && nd_is_zero(pk)) ? k + 1 : fail;
       if (DETM) {
-        det = det * pk;
+        det = det * nd_phase(pk); /* phases only: the product itself can overflow (medium_gj.cu) */
         logabs += log(nd_abs(pk));
       }
 #pragma unroll
@@ -513,9 +514,11 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, M
       }
     } else if (valid && r == 0) {
       if (p.mode == ND_LK_DET) {
-        ((T *)p.det)[bi] = fail ? nd_zero<T>() : (parity ? nd_zero<T>() - det : det);
+        /* NumPy's det is sign * exp(logdet) (umath_linalg's det_from_slogdet) */
+        const T sign = parity ? nd_zero<T>() - det : det;
+        ((T *)p.det)[bi] = fail ? nd_zero<T>() : sign * nd_from_real<T>(exp((double)logabs));
       } else {
-        T sign = nd_phase(det);
+        T sign = det;
         if (parity) sign = nd_zero<T>() - sign;
         ((T *)p.det)[bi] = fail ? nd_zero<T>() : sign;
         ((R *)p.logdet)[bi] = fail ? R(-INFINITY) : logabs;

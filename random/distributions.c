@@ -155,6 +155,14 @@ static nd_status nd__uniform_params(const char *fn, double low, double high, nd_
 
 /* ---- continuous distributions ------------------------------------------------------------------- */
 
+/* NULL result or shape is reported before any parameter: a NULL is a programming error the
+ * caller must see whatever else is wrong. */
+static nd_status nd__rand_out_args(const char *fn, int ndim, const int64_t *shape, nd_array **result) {
+  ND_CHECK_NULL(fn, result);
+  if (ndim > 0) ND_CHECK_NULL(fn, shape);
+  return ND_OK;
+}
+
 nd_status nd_random_random(nd_generator *gen, int ndim, const int64_t *shape, nd_dtype dtype,
                            nd_array **result) {
   const nd_krparams p = nd__params(ND_KR_UNIFORM, 0.0, 1.0);
@@ -237,6 +245,7 @@ nd_status nd_random_standard_exponential_into(nd_generator *gen, nd_array *out) 
 nd_status nd_random_exponential(nd_generator *gen, double scale, int ndim, const int64_t *shape,
                                 nd_dtype dtype, nd_array **result) {
   const char *fn = "nd_random_exponential";
+  ND_TRY(nd__rand_out_args(fn, ndim, shape, result));
   ND_TRY(nd__nonneg(fn, "scale", scale));
   const nd_krparams p = nd__params(ND_KR_EXPONENTIAL, 0.0, scale);
   return nd__rand_new(fn, gen, &p, ND__FAM_REAL, ndim, shape, dtype, result);
@@ -252,6 +261,7 @@ nd_status nd_random_exponential_into(nd_generator *gen, double scale, nd_array *
 nd_status nd_random_standard_gamma(nd_generator *gen, double k, int ndim, const int64_t *shape,
                                    nd_dtype dtype, nd_array **result) {
   const char *fn = "nd_random_standard_gamma";
+  ND_TRY(nd__rand_out_args(fn, ndim, shape, result));
   ND_TRY(nd__nonneg(fn, "k", k));
   const nd_krparams p = nd__params(ND_KR_GAMMA, k, 1.0);
   return nd__rand_new(fn, gen, &p, ND__FAM_REAL, ndim, shape, dtype, result);
@@ -284,6 +294,7 @@ nd_status nd_random_gamma_into(nd_generator *gen, double k, double scale, nd_arr
 nd_status nd_random_beta(nd_generator *gen, double a, double b, int ndim, const int64_t *shape,
                          nd_dtype dtype, nd_array **result) {
   const char *fn = "nd_random_beta";
+  ND_TRY(nd__rand_out_args(fn, ndim, shape, result));
   ND_TRY(nd__positive(fn, "a", a));
   ND_TRY(nd__positive(fn, "b", b));
   const nd_krparams p = nd__params(ND_KR_BETA, a, b);
@@ -301,6 +312,7 @@ nd_status nd_random_beta_into(nd_generator *gen, double a, double b, nd_array *o
 nd_status nd_random_chisquare(nd_generator *gen, double df, int ndim, const int64_t *shape,
                               nd_dtype dtype, nd_array **result) {
   const char *fn = "nd_random_chisquare";
+  ND_TRY(nd__rand_out_args(fn, ndim, shape, result));
   ND_TRY(nd__positive(fn, "df", df));
   const nd_krparams p = nd__params(ND_KR_GAMMA, df / 2.0, 2.0);
   return nd__rand_new(fn, gen, &p, ND__FAM_REAL, ndim, shape, dtype, result);
@@ -331,6 +343,7 @@ static nd_status nd__poisson_params(const char *fn, double lam, nd_dtype dtype, 
 nd_status nd_random_poisson(nd_generator *gen, double lam, int ndim, const int64_t *shape,
                             nd_dtype dtype, nd_array **result) {
   const char *fn = "nd_random_poisson";
+  ND_TRY(nd__rand_out_args(fn, ndim, shape, result));
   nd_dtype kernel = ND_BOOL;
   ND_TRY(nd__rand_dtype(fn, ND__FAM_COUNT, &dtype, &kernel));
   nd_krparams p;
@@ -364,6 +377,7 @@ static nd_status nd__binomial_params(const char *fn, int64_t n, double prob, nd_
 nd_status nd_random_binomial(nd_generator *gen, int64_t n, double p, int ndim, const int64_t *shape,
                              nd_dtype dtype, nd_array **result) {
   const char *fn = "nd_random_binomial";
+  ND_TRY(nd__rand_out_args(fn, ndim, shape, result));
   nd_dtype kernel = ND_BOOL;
   ND_TRY(nd__rand_dtype(fn, ND__FAM_COUNT, &dtype, &kernel));
   nd_krparams kp;
@@ -384,6 +398,7 @@ nd_status nd_random_binomial_into(nd_generator *gen, int64_t n, double p, nd_arr
 nd_status nd_random_integers(nd_generator *gen, nd_scalar low, nd_scalar high, int endpoint,
                              int ndim, const int64_t *shape, nd_dtype dtype, nd_array **result) {
   const char *fn = "nd_random_integers";
+  ND_TRY(nd__rand_out_args(fn, ndim, shape, result));
   nd_dtype kernel = ND_BOOL;
   ND_TRY(nd__rand_dtype(fn, ND__FAM_INT, &dtype, &kernel));
   nd_krparams p;
@@ -405,6 +420,7 @@ nd_status nd_random_integers_into(nd_generator *gen, nd_scalar low, nd_scalar hi
 nd_status nd_random_bernoulli(nd_generator *gen, double p, int ndim, const int64_t *shape,
                               nd_dtype dtype, nd_array **result) {
   const char *fn = "nd_random_bernoulli";
+  ND_TRY(nd__rand_out_args(fn, ndim, shape, result));
   ND_TRY(nd__probability(fn, "p", p));
   const nd_krparams kp = nd__params(ND_KR_BERNOULLI, p, 0.0);
   return nd__rand_new(fn, gen, &kp, ND__FAM_BOOL, ndim, shape, dtype, result);

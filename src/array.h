@@ -63,8 +63,9 @@ void nd__scalar_to_bytes(nd_scalar v, nd_dtype dtype, nd_kscalar *out);
 
 /* NumPy's checks on a Python scalar stored into an array of dtype (src/copy.c): a Python int
  * out of an integer dtype's range (ND_ERR_VALUE), a Python complex into a real non-bool dtype
- * (ND_ERR_DTYPE), an invalid value dtype (ND_ERR_DTYPE). Messages start with fn. */
-nd_status nd__fill_value_check(const char *fn, nd_scalar value, nd_dtype dtype);
+ * unless complex_ok (fill: ND_ERR_DTYPE; full accepts it), an invalid value dtype
+ * (ND_ERR_DTYPE). Messages start with fn. */
+nd_status nd__fill_value_check(const char *fn, nd_scalar value, nd_dtype dtype, int complex_ok);
 
 /* dst[...] = src[...] for arrays of the same shape (src may have broadcast strides), with
  * conversion. When the two overlap in memory without being the same view, src is copied to

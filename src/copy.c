@@ -112,12 +112,13 @@ nd_status nd_copyto(nd_array *dst, const nd_array *src, nd_casting casting) {
   return st;
 }
 
-/* The checks NumPy makes when a Python scalar is stored into an array (fill, full, setitem):
- * a Python int must fit an integer dtype (OverflowError: "Python integer 300 out of bounds for
- * uint8"), and a Python complex cannot become an integer or float (TypeError: int() or float()
- * of a complex); bool takes its truth value. Array scalars (strong dtypes) convert unsafely,
- * complex to real dropping the imaginary part, as NumPy does with a ComplexWarning. */
-nd_status nd__fill_value_check(const char *fn, nd_scalar value, nd_dtype dtype) {
+/* The checks NumPy makes when a Python scalar is stored into an array: a Python int must fit an
+ * integer dtype (OverflowError: "Python integer 300 out of bounds for uint8", in fill and full
+ * alike), and, for fill (complex_ok 0), a Python complex cannot become an integer or float
+ * (TypeError: int() or float() of a complex); bool takes its truth value. full goes through
+ * copyto with unsafe casting and drops the imaginary part (complex_ok 1), as do array scalars
+ * (strong dtypes) everywhere, with NumPy's ComplexWarning. */
+nd_status nd__fill_value_check(const char *fn, nd_scalar value, nd_dtype dtype, int complex_ok) {
   if (!nd_dtype_is_valid(value.dtype) && !nd_dtype_is_weak(value.dtype))
     return nd__error(ND_ERR_DTYPE, "%s: value has an invalid dtype (%d)", fn, (int)value.dtype);
   const char kind = nd_dtype_kind(dtype);
@@ -131,7 +132,7 @@ nd_status nd__fill_value_check(const char *fn, nd_scalar value, nd_dtype dtype) 
       return nd__error(ND_ERR_VALUE, "%s: Python integer %lld out of bounds for %s", fn, (long long)v,
                        nd_dtype_name(dtype));
   }
-  if (value.dtype == ND_PYCOMPLEX && (kind == 'i' || kind == 'u' || kind == 'f'))
+  if (!complex_ok && value.dtype == ND_PYCOMPLEX && (kind == 'i' || kind == 'u' || kind == 'f'))
     return nd__error(ND_ERR_DTYPE, "%s: a Python complex (%g%+gj) cannot be stored in a %s array "
                      "(NumPy: TypeError); pass a complex array scalar to drop the imaginary part",
                      fn, value.v.c[0], value.v.c[1], nd_dtype_name(dtype));
@@ -142,7 +143,7 @@ nd_status nd_array_fill(nd_array *a, nd_scalar value) {
   const char *fn = "nd_array_fill";
   ND_CHECK_NULL(fn, a);
   ND_TRY(nd__check_writeable(fn, a));
-  ND_TRY(nd__fill_value_check(fn, value, a->dtype));
+  ND_TRY(nd__fill_value_check(fn, value, a->dtype, 0));
   if (a->size == 0) return ND_OK;
   nd_stream *s;
   ND_TRY(nd__array_stream(fn, a, &s));

@@ -34,6 +34,9 @@ nd_status nd_empty(int ndim, const int64_t *shape, nd_dtype dtype, nd_array **ou
 }
 
 static nd_status nd__filled(const char *fn, nd_array *a, nd_scalar v, nd_array **out) {
+  /* full is copyto(empty, value, casting='unsafe') in NumPy: a Python complex into a real
+   * array drops its imaginary part there (fill refuses it), so it goes in as an array scalar. */
+  if (v.dtype == ND_PYCOMPLEX) v.dtype = ND_COMPLEX128;
   nd_status st = nd_array_fill(a, v);
   if (st != ND_OK) {
     nd_array_release(a);
@@ -50,7 +53,7 @@ nd_status nd_full(int ndim, const int64_t *shape, nd_scalar value, nd_dtype dtyp
   if (!nd_dtype_is_valid(value.dtype) && !nd_dtype_is_weak(value.dtype))
     return nd__error(ND_ERR_DTYPE, "%s: value has an invalid dtype (%d)", fn, (int)value.dtype);
   const nd_dtype dt = nd__default_dtype(dtype, nd__value_dtype(value));
-  if (nd_dtype_is_valid(dt)) ND_TRY(nd__fill_value_check(fn, value, dt));
+  if (nd_dtype_is_valid(dt)) ND_TRY(nd__fill_value_check(fn, value, dt, 1));
   nd_array *a;
   ND_TRY(nd__array_alloc(fn, ndim, shape, dt, 'C', &a));
   return nd__filled(fn, a, value, out);
@@ -87,7 +90,7 @@ static nd_status nd__full_like(const char *fn, const nd_array *proto, nd_scalar 
   ND_CHECK_NULL(fn, proto);
   ND_CHECK_NULL(fn, out);
   const nd_dtype dt = nd__default_dtype(dtype, proto->dtype);
-  if (nd_dtype_is_valid(dt)) ND_TRY(nd__fill_value_check(fn, value, dt));
+  if (nd_dtype_is_valid(dt)) ND_TRY(nd__fill_value_check(fn, value, dt, 1));
   nd_array *a;
   ND_TRY(nd__empty_like(fn, proto, dtype, &a));
   return nd__filled(fn, a, value, out);

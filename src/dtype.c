@@ -18,6 +18,9 @@
  * upcasts an array dtype of the same or a higher kind; otherwise the result is the default
  * dtype of the scalar's kind, except that a Python complex keeps a float array's precision
  * (float32 + 1j -> complex64). All functions are pure host code. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/internal.h"
@@ -160,13 +163,25 @@ nd_status nd_dtype_from_name(const char *name, nd_dtype *out) {
   }
   const char order = name[0];
   const char *code = (order == '<' || order == '=' || order == '|' || order == '>') ? name + 1 : name;
-  if (nd__lookup(nd__codes, sizeof nd__codes / sizeof nd__codes[0], code, &d) &&
-      (order != '>' || nd__info[d].itemsize == 1)) {
+  int found = nd__lookup(nd__codes, sizeof nd__codes / sizeof nd__codes[0], code, &d);
+  if (!found && code[0] != '\0' && strchr("biufc", code[0]) != NULL && code[1] != '\0') {
+    /* NumPy reads the size after a kind with strtol: leading white space, a '+' and leading
+     * zeros are accepted ('f 8', 'f+08', 'c016'), trailing characters are not. */
+    char *end;
+    errno = 0;
+    const long size = strtol(code + 1, &end, 10);
+    if (*end == '\0' && errno == 0 && size > 0 && size <= 16) {
+      char canon[4] = {code[0], 0, 0, 0};
+      snprintf(canon + 1, sizeof canon - 1, "%ld", size);
+      found = nd__lookup(nd__codes, sizeof nd__codes / sizeof nd__codes[0], canon, &d);
+    }
+  }
+  if (found && (order != '>' || nd__info[d].itemsize == 1)) {
     *out = d;
     return ND_OK;
   }
   /* The name is user input of any length; the message shows at most 64 bytes of it. */
-  if (order == '>' && code[0] != '\0' && nd__lookup(nd__codes, sizeof nd__codes / sizeof nd__codes[0], code, &d))
+  if (order == '>' && found)
     return nd__error(ND_ERR_DTYPE, "nd_dtype_from_name: '%.64s' is big-endian; ndcuda holds native "
                      "(little-endian) data only", name);
   return nd__error(ND_ERR_DTYPE, "nd_dtype_from_name: unknown dtype name '%.64s'%s", name,

@@ -41,6 +41,11 @@ nd_status nd_array_from_host(const void *host, size_t host_bytes, int ndim, cons
                              nd_dtype dtype, nd_array **out) {
   const char *fn = "nd_array_from_host";
   ND_CHECK_NULL(fn, out);
+  /* A NULL host pointer is reported before any device work (and whatever the device). */
+  ND_TRY(nd__check_dtype(fn, "dtype", dtype));
+  int64_t count, nbytes;
+  ND_TRY(nd__shape_nbytes(fn, ndim, shape, (int64_t)nd_dtype_itemsize(dtype), &count, &nbytes));
+  if (count > 0 && host == NULL) return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'host' is NULL", fn);
   nd_array *a;
   ND_TRY(nd__array_alloc(fn, ndim, shape, dtype, 'C', &a));
   nd_status st = nd__check_host_bytes(fn, a, host_bytes, 1);

@@ -5,7 +5,8 @@
  *   architecture (PTX only where NVRTC cannot target the device), loaded with the driver's
  *   context-independent library API, kernels fetched by name or by name expression
  *   (templates), launched with a typed argument list;
- * - generated elementwise kernels (as CuPy's ElementwiseKernel).
+ * - generated elementwise and reduction kernels (as CuPy's ElementwiseKernel and
+ *   ReductionKernel).
  *
  * Every compile goes through one cache (memory, then disk; see "the kernel cache" below): the
  * same source with the same options compiles once per process, and once per machine when the
@@ -234,6 +235,40 @@ ND_API void nd_elementwise_kernel_release(nd_elementwise_kernel *k); /* NULL acc
 ND_API nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin,
                                             const nd_operand *in, int nout, nd_array *const *out,
                                             nd_array **results);
+
+/* ---- generated reduction kernels -------------------------------------------------------
+ * As CuPy's ReductionKernel. in_params as for elementwise kernels (no raw parameters);
+ * out_params one parameter. map_expr maps the inputs at one element to the reduce type;
+ * reduce_expr combines two values a and b of it; post_map_expr (NULL: "y = a", with y the
+ * output's name) turns the result a into the output; identity (NULL: none) is the reduce
+ * type's neutral value, also the result of an empty reduction (without one, an empty
+ * reduction is ND_ERR_VALUE); reduce_type is a dtype name, a placeholder, or NULL for the
+ * output's type. Placeholders in type positions are usable by name in all three expressions.
+ * The combine order is unspecified (a tree), so reduce_expr must be associative and
+ * commutative as far as the caller cares. */
+typedef struct nd_reduction_kernel nd_reduction_kernel;
+
+/* Parses the definition; borrows every string (copied). Errors: ND_ERR_NULL_POINTER,
+ * ND_ERR_VALUE (malformed parameters, not exactly one output, raw parameters). */
+ND_API nd_status nd_reduction_kernel_create(const char *in_params, const char *out_params,
+                                            const char *map_expr, const char *reduce_expr,
+                                            const char *post_map_expr, const char *identity,
+                                            const char *reduce_type, const char *name,
+                                            const char *preamble, const nd_module_options *opts,
+                                            nd_reduction_kernel **out);
+ND_API void nd_reduction_kernel_release(nd_reduction_kernel *k); /* NULL accepted */
+
+/* Reduces the broadcast inputs over axes[0..naxes) (negative axes count from the end; axes
+ * NULL: every axis), keeping them as size 1 when keepdims. out (may be NULL) receives the
+ * result (its dtype: the output parameter's, or a same_kind cast of it); *result (may be NULL
+ * when out is given) a new reference to the result. Errors: ND_ERR_NULL_POINTER, ND_ERR_VALUE
+ * (input count, no array input, empty reduction without identity), ND_ERR_AXIS (out of range,
+ * repeated), ND_ERR_DTYPE, ND_ERR_CASTING, ND_ERR_SHAPE, ND_ERR_READ_ONLY,
+ * ND_ERR_DEVICE_MISMATCH, ND_ERR_COMPILE; nothing launched and out untouched on failure.
+ * Enqueues on the current stream and returns. */
+ND_API nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_operand *in,
+                                          int naxes, const int64_t *axes, int keepdims,
+                                          nd_array *out, nd_array **result);
 
 /* ---- the kernel cache ------------------------------------------------------------------
  * Configured from the environment at the first compile:

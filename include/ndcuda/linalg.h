@@ -171,6 +171,7 @@ ND_API nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **
  * the time of partial pivoting at n = 4096. ND_SOLVE_RBT=0 turns it off; unchecked mode, which
  * may not wait for the check, always uses partial pivoting. */
 ND_API nd_status nd_linalg_solve(const nd_array *a, const nd_array *b, nd_array **out);
+/* As nd_linalg_solve with flags and info as nd_linalg_inv_ex's (info may be NULL). */
 ND_API nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out,
                                     nd_array **info);
 
@@ -193,6 +194,7 @@ ND_API nd_status nd_linalg_matrix_power(const nd_array *a, int64_t n, nd_array *
  * ND_ERR_SHAPE, ND_ERR_DTYPE, ND_ERR_NOT_POSITIVE_DEFINITE (checked mode, naming the batch
  * index and the order of the failing minor). */
 ND_API nd_status nd_linalg_cholesky(const nd_array *a, int upper, nd_array **out);
+/* As nd_linalg_cholesky with flags and info as nd_linalg_inv_ex's (info may be NULL). */
 ND_API nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd_array **out,
                                        nd_array **info);
 

@@ -30,7 +30,8 @@
  *   dtype('float64') to dtype('int32') with casting rule 'same_kind'"), ND_ERR_VALUE
  *   (weak integer out of bounds; negative integer power), ND_ERR_READ_ONLY,
  *   ND_ERR_DEVICE_MISMATCH, ND_ERR_OUT_OF_MEMORY, ND_ERR_CUDA. Every message names the function
- *   and the operands' shapes or dtypes.
+ *   (nd_ufunc_call's the named function of its op: "nd_add: ..." for ND_UFUNC_ADD) and the
+ *   operands' shapes or dtypes.
  * - Stream behaviour: the work is enqueued on the calling thread's current stream and the
  *   call returns without waiting, except nd_allclose and nd_array_equal, which block until
  *   their host answer is known. Buffers written or read on other streams are ordered

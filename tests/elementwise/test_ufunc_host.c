@@ -422,6 +422,33 @@ static nd_status scalars2(int op, nd_dtype arr, nd_scalar s, int scalar_first, n
   return nd__ufunc_check_scalars(fn, &L, in, sc);
 }
 
+/* logical_and/or/xor take a Python float's or complex's own truth (NumPy), not that of its
+ * value in the loop's dtype: 1e-310 underflows to 0 in float32 but is true. */
+START_TEST(logical_weak_float_truth) {
+  static const int ops[3] = {ND_UFUNC_LOGICAL_AND, ND_UFUNC_LOGICAL_OR, ND_UFUNC_LOGICAL_XOR};
+  for (int i = 0; i < 3; i++)
+    for (int first = 0; first < 2; first++) {
+      nd__ufunc_scalars sc;
+      float f;
+      ND_ASSERT_OK(scalars2(ops[i], ND_FLOAT32, nd_scalar_float(1e-310), first, &sc, "nd_logical"));
+      memcpy(&f, sc.bytes[first ? 0 : 1].bytes, sizeof f);
+      ck_assert_msg(f != 0, "op %d: 1e-310 became %g", ops[i], (double)f);
+      ND_ASSERT_OK(scalars2(ops[i], ND_FLOAT16, nd_scalar_float(1e-8), first, &sc, "nd_logical"));
+      ck_assert(sc.bytes[first ? 0 : 1].bytes[0] != 0 || sc.bytes[first ? 0 : 1].bytes[1] != 0);
+      ND_ASSERT_OK(scalars2(ops[i], ND_FLOAT32, nd_scalar_float(-0.0), first, &sc, "nd_logical"));
+      memcpy(&f, sc.bytes[first ? 0 : 1].bytes, sizeof f);
+      ck_assert(f == 0);
+      ND_ASSERT_OK(scalars2(ops[i], ND_FLOAT32, nd_scalar_float(NAN), first, &sc, "nd_logical"));
+      memcpy(&f, sc.bytes[first ? 0 : 1].bytes, sizeof f);
+      ck_assert(f != 0);
+      ND_ASSERT_OK(scalars2(ops[i], ND_COMPLEX64, nd_scalar_complex(0, 1e-310), first, &sc, "nd_logical"));
+      float c[2];
+      memcpy(c, sc.bytes[first ? 0 : 1].bytes, sizeof c);
+      ck_assert(c[0] != 0 || c[1] != 0);
+    }
+}
+END_TEST
+
 static int constant_of(int op, nd_dtype arr, int64_t v, int scalar_first) {
   nd__ufunc_scalars sc;
   ND_ASSERT_OK(scalars2(op, arr, nd_scalar_int(v), scalar_first, &sc, "nd_cmp"));
@@ -726,6 +753,7 @@ static Suite *ufunc_host_suite(void) {
   suite_add_tcase(s, t);
   t = tcase_create("scalars");
   tcase_add_test(t, weak_integer_bounds);
+  tcase_add_test(t, logical_weak_float_truth);
   tcase_add_test(t, comparisons_with_out_of_range_integers);
   tcase_add_test(t, clip_where_and_power_scalars);
   suite_add_tcase(s, t);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "jit/compile.h"
-#include "jit/module.h"
+#include "jit/gen.h"
 #include "jit/sha256.h"
 
 static nd__jit_source src_for(const char *source, const nd_module_options *o) {
@@ -203,6 +203,9 @@ START_TEST(elementwise_definitions_parse_or_fail_clearly) {
   nd_elementwise_kernel_release(k);
   ND_ASSERT_OK(nd_elementwise_kernel_create("", "float32 z", "z = 1;", "no_inputs", NULL, NULL, &k));
   nd_elementwise_kernel_release(k);
+  /* a and b are ordinary names here (they are reserved in reductions only) */
+  ND_ASSERT_OK(nd_elementwise_kernel_create("T a, T b", "T c", "c = a * b;", "ab", NULL, NULL, &k));
+  nd_elementwise_kernel_release(k);
   ND_ASSERT_FAILS(nd_elementwise_kernel_create("T x, T x", "T z", "z = x;", "dup", NULL, NULL, &k), ND_ERR_VALUE,
                   "'x' is used twice");
   ND_ASSERT_FAILS(nd_elementwise_kernel_create("T", "T z", "z = 0;", "bad_list", NULL, NULL, &k), ND_ERR_VALUE,
@@ -227,18 +230,20 @@ START_TEST(elementwise_sources_compile_for_every_dtype) {
   ND_ASSERT_OK(nd_elementwise_kernel_create("T x, T y, raw T table", "T z", "z = x * y + table[0]; if (i == 0) z = z;",
                                             "mul_add_table", "// preamble\n", NULL, &k));
   nd_module_options o = ND_MODULE_OPTIONS_INIT;
-  for (int d = 0; d < ND_NUM_DTYPES; d++) {
+  for (int d2 = 0; d2 < 2 * ND_NUM_DTYPES; d2++) {
+    const int d = d2 / 2, strided = d2 % 2;
     const nd_dtype t = (nd_dtype)d;
     nd_dtype pt[4] = {t, t, t, t}, at[4] = {t, t, t, t};
     int sc[4] = {0, d % 2, 0, 0}; /* y a scalar every other dtype */
-    char *src = nd__ew_source_for(k, pt, at, sc, d % 3 == 0);
+    char *src = nd__ew_source_for(k, pt, at, sc, d % 3 == 0, strided);
     ck_assert_ptr_nonnull(src);
     nd__jit_source s = {"test", "mul_add_table", src, &o, 90};
     nd__jit_binary *b = NULL;
     char *log = NULL;
     nd_status st = nd__jit_nvrtc_compile(&s, &b, &log);
-    ck_assert_msg(st == ND_OK, "%s: %s\n%s\nsource:\n%s", nd_dtype_name(t), nd_last_error(), log ? log : "", src);
-    ck_assert(has_symbol(b, "nd_ew_contig") && has_symbol(b, "nd_ew_strided"));
+    if (st != ND_OK) fprintf(stderr, "%s\nsource:\n%s\n", log ? log : "", src);
+    ck_assert_msg(st == ND_OK, "%s: %.300s", nd_dtype_name(t), nd_last_error());
+    ck_assert(has_symbol(b, strided ? "nd_ew_strided" : "nd_ew_contig"));
     nd__jit_binary_free(b);
     free(log);
     free(src);
@@ -250,16 +255,90 @@ START_TEST(elementwise_sources_compile_for_every_dtype) {
   nd_dtype pt[4] = {ND_FLOAT64, ND_COMPLEX64, ND_FLOAT16, ND_COMPLEX128};
   nd_dtype at[4] = {ND_INT32, ND_COMPLEX64, ND_FLOAT32, ND_COMPLEX128};
   int sc[4] = {0, 0, 0, 0};
-  char *src = nd__ew_source_for(k, pt, at, sc, 0);
+  char *src = nd__ew_source_for(k, pt, at, sc, 0, 1);
   nd__jit_source s = {"test", "mixed", src, &o, 90};
   nd__jit_binary *b = NULL;
   char *log = NULL;
   nd_status st = nd__jit_nvrtc_compile(&s, &b, &log);
-  ck_assert_msg(st == ND_OK, "%s\n%s\nsource:\n%s", nd_last_error(), log ? log : "", src);
+  if (st != ND_OK) fprintf(stderr, "%s\nsource:\n%s\n", log ? log : "", src);
+  ck_assert_msg(st == ND_OK, "%.300s", nd_last_error());
   nd__jit_binary_free(b);
   free(log);
   free(src);
   nd_elementwise_kernel_release(k);
+}
+END_TEST
+
+/* Reduction definitions: parse errors, and sources NVRTC accepts for sum (identity, reduce
+ * type wider than the input), max (no identity) and a two-input dot product, over dtypes. */
+START_TEST(reduction_definitions_and_sources) {
+  nd_reduction_kernel *k = NULL;
+  ND_ASSERT_FAILS(nd_reduction_kernel_create("T x", "T y, T z", "x", "a + b", NULL, "0", NULL, "two_out", NULL, NULL, &k),
+                  ND_ERR_VALUE, "2 output parameters");
+  ND_ASSERT_FAILS(nd_reduction_kernel_create("T a", "T y", "a", "a + b", NULL, "0", NULL, "uses_a", NULL, NULL, &k),
+                  ND_ERR_VALUE, "reserved (i, a, b");
+  ND_ASSERT_FAILS(nd_reduction_kernel_create("raw T x", "T y", "x[0]", "a + b", NULL, "0", NULL, "raw_in", NULL, NULL, &k),
+                  ND_ERR_VALUE, "raw");
+  nd_module_options o = ND_MODULE_OPTIONS_INIT;
+  static const struct {
+    const char *in, *out, *map, *red, *post, *ident, *rtype;
+    int nin;
+  } defs[3] = {
+      {"T x", "T y", "x", "a + b", "y = a", "0", "float64", 1},
+      {"T x", "T y", "x", "(a > b ? a : b)", NULL, NULL, NULL, 1},
+      {"T x, T w", "T y", "x * w", "a + b", "y = a", "0", NULL, 2},
+  };
+  static const nd_dtype dts[] = {ND_FLOAT32, ND_FLOAT64, ND_INT32, ND_UINT8, ND_FLOAT16, ND_INT64};
+  for (int d = 0; d < 3; d++) {
+    ND_ASSERT_OK(nd_reduction_kernel_create(defs[d].in, defs[d].out, defs[d].map, defs[d].red, defs[d].post,
+                                            defs[d].ident, defs[d].rtype, "red", NULL, NULL, &k));
+    for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
+      nd_dtype pt[3], at[3];
+      int sc[3] = {0, 0, 0};
+      for (int j = 0; j < 3; j++) pt[j] = at[j] = dts[t];
+      const nd_dtype rt = defs[d].rtype ? ND_FLOAT64 : dts[t];
+      char *src = nd__rd_source_for(k, pt, at, sc, rt);
+      ck_assert_ptr_nonnull(src);
+      nd__jit_source js = {"test", "red", src, &o, 90};
+      nd__jit_binary *b = NULL;
+      char *log = NULL;
+      nd_status st = nd__jit_nvrtc_compile(&js, &b, &log);
+      if (st != ND_OK) fprintf(stderr, "%s\nsource:\n%s\n", log ? log : "", src);
+      ck_assert_msg(st == ND_OK, "definition %d %s: %.300s", d, nd_dtype_name(dts[t]), nd_last_error());
+      ck_assert(has_symbol(b, "nd_rd_main") && has_symbol(b, "nd_rd_final"));
+      nd__jit_binary_free(b);
+      free(log);
+      free(src);
+    }
+    nd_reduction_kernel_release(k);
+  }
+}
+END_TEST
+
+/* A device NVRTC cannot emit a CUBIN for gets PTX for the newest virtual architecture below
+ * it (compute capability 9.1 is not a target of any NVRTC; 9.0 is). */
+START_TEST(ptx_where_nvrtc_cannot_target_the_device) {
+  nd_module_options o = ND_MODULE_OPTIONS_INIT;
+  nd__jit_source s = {"test", "ptx_module", "extern \"C\" __global__ void k(float *x) { x[0] = 1; }", &o, 91};
+  nd__jit_binary *b = NULL;
+  char *log = NULL;
+  ND_ASSERT_OK(nd__jit_nvrtc_compile(&s, &b, &log));
+  ck_assert_uint_eq(b->flags & ND__JIT_PTX, ND__JIT_PTX);
+  ck_assert_uint_eq(b->arch, 91);
+  ck_assert_msg(strstr((const char *)b->payload, ".target sm_90") != NULL, "PTX target: %.200s", (const char *)b->payload);
+  ck_assert_uint_eq(b->payload[b->size - 1], 0); /* PTX keeps its NUL for the driver */
+  nd__jit_binary_free(b);
+  free(log);
+  /* and the key says so: 91 and 90 are different keys */
+  nd__jit_key k90, k91;
+  nd__jit_key_init(&k90);
+  nd__jit_key_init(&k91);
+  ND_ASSERT_OK(nd__jit_material(&s, &k91));
+  s.arch = 90;
+  ND_ASSERT_OK(nd__jit_material(&s, &k90));
+  ck_assert(k90.len != k91.len || memcmp(k90.data, k91.data, k90.len) != 0);
+  nd__jit_key_free(&k90);
+  nd__jit_key_free(&k91);
 }
 END_TEST
 
@@ -275,6 +354,8 @@ static Suite *suite(void) {
   tcase_add_test(t, key_covers_every_input);
   tcase_add_test(t, elementwise_definitions_parse_or_fail_clearly);
   tcase_add_test(t, elementwise_sources_compile_for_every_dtype);
+  tcase_add_test(t, reduction_definitions_and_sources);
+  tcase_add_test(t, ptx_where_nvrtc_cannot_target_the_device);
   suite_add_tcase(s, t);
   return s;
 }

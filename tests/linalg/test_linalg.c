@@ -1723,6 +1723,9 @@ START_TEST(test_numpy_fidelity) {
       free(v);
       nd_array_release(r);
       nd_array_release(a);
+      /* NaN stays NaN; NumPy's SVD-based orders raise on it ("SVD did not converge"), so only
+       * the norm-based ones are compared */
+      if (ps[i] == ND_NORM_DEFAULT || fabs(ps[i]) == 2) continue;
       dc w[4] = {NAN, 0, 0, 1};
       a = upload(w, 2, SHAPE(2, 2), ND_FLOAT64);
       ND_ASSERT_OK(nd_linalg_cond(a, ps[i], &r));

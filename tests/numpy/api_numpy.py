@@ -11,8 +11,8 @@ cases for every other family and compares each call with NumPy's:
     shapes      broadcast_shapes over random shape lists, slice.indices over random slices
     badargs     creation arguments NumPy refuses (negative dimensions, arange step 0 or
                 infinite bounds, linspace num < 0, eye/tri N < 0, full with a Python int out of
-                range or a Python complex into a real dtype): an error status whose message
-                starts with the function's name
+                the dtype's range, unknown dtype names): an error status whose message starts
+                with the function's name
   device
     creation    zeros/ones/full/empty (shape, dtype), arange, linspace, eye, identity, tri,
                 tril/triu, diag, the _like forms
@@ -414,10 +414,13 @@ def fam_badargs(lib, rng, n, t):
             fname = "nd_full"
             st = lib.nd_full(1, i64s([2]), scalar(v), dt, C.byref(out))
             what = "full(2, %d, %s)" % (v, DT[dt].name)
-        elif kind == 5:  # a Python complex into a real array
-            dt = int(rng.integers(1, 12))
-            v = complex(float(rng.integers(-3, 4)), float(rng.integers(-3, 4)))
-            _, e = np_eval(lambda: np.zeros(2, DT[dt]).fill(v))
+        elif kind == 5:  # a Python int out of range into the _like form
+            dt = int(rng.integers(1, 9))
+            info = np.iinfo(DT[dt])
+            v = int(info.max) + 1 if rng.random() < 0.5 else int(info.min) - 1
+            if v > 2 ** 63 - 1:
+                continue
+            _, e = np_eval(lambda: np.full_like(np.zeros(2), v, dtype=DT[dt]))
             fname = "nd_full"
             st = lib.nd_full(1, i64s([2]), scalar(v), dt, C.byref(out))
             what = "full(2, %r, %s)" % (v, DT[dt].name)
@@ -764,7 +767,7 @@ def fam_views(lib, dev, rng, n, t):
         # copies of whatever the chain made
         t.case("views")
         d2 = int(rng.integers(14))
-        if v.dtype.kind in "fc" or DT[d2].kind not in "iub":
+        if True:  # the values are finite and moderate: every conversion is defined
             out = C.c_void_p()
             st = lib.nd_array_astype(h, d2, C.byref(out))
             if st != OK:

@@ -44,7 +44,24 @@ OPTIONAL = {
     ("nd_unique", "index"): "sort.h: optional outputs (NULL to skip)",
     ("nd_unique", "inverse"): "sort.h: optional outputs (NULL to skip)",
     ("nd_unique", "counts"): "sort.h: optional outputs (NULL to skip)",
+    ("nd_linalg_solve_ex", "info"): "linalg.h: info as in nd_linalg_inv_ex (if not NULL)",
+    ("nd_linalg_cholesky_ex", "info"): "linalg.h: info as in nd_linalg_inv_ex (if not NULL)",
+    ("nd_array_wait", "stream"): "array.h: stream NULL means the current stream",
+    ("nd_array_record", "stream"): "array.h: stream NULL means the current stream",
+    ("nd_random_choice_array", "p"): "random.h: p as in nd_random_choice (if not NULL)",
+    ("nd_elementwise_kernel_create", "preamble"): "jit.h: preamble (may be NULL)",
+    ("nd_reduction_kernel_create", "post_map_expr"): "jit.h: post_map_expr (NULL: y = a)",
+    ("nd_reduction_kernel_create", "identity"): "jit.h: identity (NULL: none)",
+    ("nd_reduction_kernel_create", "reduce_type"): "jit.h: reduce_type NULL for the output's type",
+    ("nd_reduction_kernel_create", "preamble"): "jit.h: preamble as for elementwise kernels (may be NULL)",
+    ("nd_reduction_kernel_call", "axes"): "jit.h: axes NULL: every axis",
 }
+
+# Functions whose messages name another function by design, with the name they use.
+NAMED_AS = {"nd_ufunc_call": "nd_add"}  # ufunc.h: the named function of its op (ND_UFUNC_ADD here)
+
+# Integer arguments other than 1, by function: (position among the int parameters, value).
+INTS = {"nd_ufunc_call": {0: "2"}, "nd_ufunc_result_type": {0: "2"}}
 
 # Rules by parameter name and type, for whole classes of parameters.
 def rule_optional(fn, ptype, pname):
@@ -178,6 +195,7 @@ def main():
                 continue
             args = []
             ndouble = 0
+            nint = 0
             for j, (t, n) in enumerate(plist):
                 if j == i:
                     args.append("NULL")
@@ -185,6 +203,9 @@ def main():
                     args.append("NULL" if ("*" in t or t == "FNPTR") else VALUES[t])
                 elif t == "const char *" and name in STRINGS:
                     args.append(STRINGS[name])
+                elif t == "int":
+                    args.append(INTS.get(name, {}).get(nint, "1"))
+                    nint += 1
                 elif t == "double":
                     # 0.25, 0.75, 0.5: a valid low < high, probability, shape, quantile, step
                     args.append(DOUBLES[min(ndouble, len(DOUBLES) - 1)])
@@ -200,7 +221,7 @@ def main():
             cases.append((name, pname, k))
     lines.append("static const nd_null_case nd_null_cases[] = {")
     for name, pname, k in cases:
-        lines.append(f'  {{"{name}", "{pname}", nd_null_case_{k}}},')
+        lines.append(f'  {{"{name}", "{pname}", "{NAMED_AS.get(name, name)}", nd_null_case_{k}}},')
     lines.append("};")
     lines.append(f"#define ND_NULL_NFUNCS {len(funcs)}")
     lines.append(f"#define ND_NULL_NOPTIONAL {skipped}")

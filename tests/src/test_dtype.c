@@ -635,6 +635,17 @@ START_TEST(test_from_name_aliases) {
       {"|u4", U4}, {"|u8", U8}
   };
   ck_assert_int_eq(sizeof aliases / sizeof aliases[0], 179);
+  /* The size after a kind is read as strtol reads it (found by tests/numpy/api_numpy.py). */
+  static const struct {
+    const char *name;
+    nd_dtype dtype;
+  } sized[] = {{"f08", F8}, {"f 8", F8}, {"f+8", F8}, {"<f 8", F8}, {"c016", C16}, {"i\t4", I4},
+               {"b 1", B}, {">i 1", I1}, {"u 01", U1}, {"f\n2", F2}};
+  for (size_t i = 0; i < sizeof sized / sizeof sized[0]; i++) {
+    nd_dtype got = SENTINEL;
+    ND_ASSERT_OK(nd_dtype_from_name(sized[i].name, &got));
+    ck_assert_msg(got == sized[i].dtype, "'%s' parsed as %d", sized[i].name, (int)got);
+  }
   for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
     nd_dtype got = SENTINEL;
     ND_ASSERT_OK(nd_dtype_from_name(aliases[i].name, &got));
@@ -651,7 +662,8 @@ START_TEST(test_from_name_bad) {
                               "complex_",  "longdouble", "object", "str",    "int8\t", "complex256",
                               "datetime64", "c",      ">f8",     ">i2",      "<int8",  "=float",
                               "g",         "G",       "i16",     "b2",       "Int64",  "<<f8",
-                              "<"};
+                              "<",         "f-8",     "f_8",     "f 8x",     "f0x8",   "f0",
+                              ">f 8"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     nd_dtype got = SENTINEL;
     ND_ASSERT_FAILS(nd_dtype_from_name(bad[i], &got), ND_ERR_DTYPE, "nd_dtype_from_name");
