@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "jit/gen.h"
+#include "src/api_scope.h"
 #include "src/array.h"
 #include "streams/hazard.h"
 
@@ -139,6 +140,7 @@ nd_status nd_elementwise_kernel_create(const char *in_params, const char *out_pa
                                        const char *name, const char *preamble, const nd_module_options *opts,
                                        nd_elementwise_kernel **out) {
   const char *fn = "nd_elementwise_kernel_create";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, in_params);
   ND_CHECK_NULL(fn, out_params);
   ND_CHECK_NULL(fn, operation);
@@ -446,6 +448,7 @@ static nd_dtype nd__ew_scalar_dtype(nd_scalar v) {
 nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin, const nd_operand *in, int nout,
                                      nd_array *const *out, nd_array **results) {
   const char *fn = "nd_elementwise_kernel_call";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, k);
   ND_CHECK_NULL(fn, results);
   if (nin > 0 && in == NULL) return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'in' is NULL", fn);

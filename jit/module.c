@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "src/array.h"
 #include "src/device.h"
 #include "streams/hazard.h"
@@ -242,6 +243,7 @@ const char *nd_kernel_name(const nd_kernel *k) { return k && k->name ? k->name :
 
 nd_status nd_module_get_kernel(nd_module *m, const char *name, nd_kernel **out) {
   const char *fn = "nd_module_get_kernel";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, m);
   ND_CHECK_NULL(fn, name);
   ND_CHECK_NULL(fn, out);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "jit/gen.h"
+#include "src/api_scope.h"
 #include "src/array.h"
 #include "streams/hazard.h"
 
@@ -74,6 +75,7 @@ nd_status nd_reduction_kernel_create(const char *in_params, const char *out_para
                                      const char *reduce_type, const char *name, const char *preamble,
                                      const nd_module_options *opts, nd_reduction_kernel **out) {
   const char *fn = "nd_reduction_kernel_create";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, in_params);
   ND_CHECK_NULL(fn, out_params);
   ND_CHECK_NULL(fn, map_expr);
@@ -377,6 +379,7 @@ static nd_dtype nd__rd_lookup(const nd_reduction_kernel *k, const nd__rd_bind *b
 nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_operand *in, int naxes,
                                    const int64_t *axes, int keepdims, nd_array *out, nd_array **result) {
   const char *fn = "nd_reduction_kernel_call";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, k);
   ND_CHECK_RESULT(fn, out, result);
   if (nin > 0 && in == NULL) return nd__error(ND_ERR_NULL_POINTER, "%s: argument 'in' is NULL", fn);

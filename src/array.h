@@ -66,6 +66,7 @@ void nd__scalar_to_bytes(nd_scalar v, nd_dtype dtype, nd_kscalar *out);
  * unless complex_ok (fill: ND_ERR_DTYPE; full accepts it), an invalid value dtype
  * (ND_ERR_DTYPE). Messages start with fn. */
 nd_status nd__fill_value_check(const char *fn, nd_scalar value, nd_dtype dtype, int complex_ok);
+nd_status nd__fill(const char *fn, nd_array *a, nd_scalar value);
 
 /* dst[...] = src[...] for arrays of the same shape (src may have broadcast strides), with
  * conversion. When the two overlap in memory without being the same view, src is copied to

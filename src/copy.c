@@ -165,6 +165,12 @@ nd_status nd_array_fill(nd_array *a, nd_scalar value) {
   ND_CHECK_NULL(fn, a);
   ND_TRY(nd__check_writeable(fn, a));
   ND_TRY(nd__fill_value_check(fn, value, a->dtype, 0));
+  return nd__fill(fn, a, value);
+}
+
+/* The fill itself, after the caller's checks of a and of the value (fill's and full's rules
+ * differ: see nd__fill_value_check). */
+nd_status nd__fill(const char *fn, nd_array *a, nd_scalar value) {
   if (a->size == 0) return ND_OK;
   nd_stream *s;
   ND_TRY(nd__array_stream(fn, a, &s));

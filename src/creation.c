@@ -34,10 +34,11 @@ nd_status nd_empty(int ndim, const int64_t *shape, nd_dtype dtype, nd_array **ou
 }
 
 static nd_status nd__filled(const char *fn, nd_array *a, nd_scalar v, nd_array **out) {
-  /* full is copyto(empty, value, casting='unsafe') in NumPy: a Python complex into a real
-   * array drops its imaginary part there (fill refuses it), so it goes in as an array scalar. */
+  /* full is copyto(empty, value, casting='unsafe') in NumPy: the callers have made full's
+   * checks (a Python int must fit), and the rest casts unsafely (a Python float NaN into an
+   * integer array, a Python complex into a real one), where fill would refuse. */
   if (v.dtype == ND_PYCOMPLEX) v.dtype = ND_COMPLEX128;
-  nd_status st = nd_array_fill(a, v);
+  nd_status st = nd__fill(fn, a, v);
   if (st != ND_OK) {
     nd_array_release(a);
     return nd__error_context(st, fn);
@@ -174,7 +175,7 @@ nd_status nd_arange(double start, double stop, double step, nd_dtype dtype, nd_a
     nd_array *second;
     nd_status st = nd_array_index(a, 0, 1, &second);
     if (st == ND_OK) {
-      st = nd_array_fill(second, nd_scalar_float(start + step));
+      st = nd__fill(fn, second, nd_scalar_float(start + step)); /* a cast, as NumPy's arange */
       nd_array_release(second);
     }
     if (st != ND_OK) {

@@ -86,6 +86,11 @@ nd_status nd__error_context(nd_status status, const char *prefix) {
   /* Already named by prefix (a scoped public function renamed it): nothing to add. */
   size_t n = nd__leading_name(nd__errbuf);
   if (n != 0 && n == strlen(prefix) && strncmp(nd__errbuf, prefix, n) == 0) return status;
+  /* Inside a public function's scope the message already names the function the caller
+   * called; a delegate's prefix ("nd_linalg_cholesky_ex" under nd_linalg_cholesky) would only
+   * stand in front of it. */
+  if (n != 0 && nd__api_name != NULL && n == strlen(nd__api_name) && strncmp(nd__errbuf, nd__api_name, n) == 0)
+    return status;
   char tmp[ND__ERRBUF + 256];
   snprintf(tmp, sizeof tmp, "%s: %s", prefix, nd__errbuf);
   memcpy(nd__errbuf, tmp, sizeof nd__errbuf);

@@ -340,7 +340,7 @@ cdef object _plan_advanced(ndarray self, object key):
                 axes.append(vaxis)
                 arrays.append(k)
                 vaxis += 1
-    adjacent = all(positions[i + 1] == positions[i] + 1 for i in range(len(positions) - 1))
+    adjacent = _b.all(positions[i + 1] == positions[i] + 1 for i in range(len(positions) - 1))
     view = _basic_getitem(self, tuple(basic))
     return view, arrays, axes, 0 if adjacent else 1
 

@@ -323,10 +323,15 @@ START_TEST(creation_like_keeps_layout) {
   /* 0-d and zero-size prototypes keep their shapes. */
   int64_t z[2] = {0, 3};
   OK(nd_empty(0, NULL, ND_UINT8, &c));
-  OK(nd_full_like(c, nd_scalar_int(300), ND_DTYPE_DEFAULT, &a));
+  /* NumPy: full_like(uint8 array, 300) is OverflowError "Python integer 300 out of bounds". */
+  a = (nd_array *)0x1;
+  ND_ASSERT_FAILS(nd_full_like(c, nd_scalar_int(300), ND_DTYPE_DEFAULT, &a), ND_ERR_VALUE,
+                  "nd_full_like: Python integer 300 out of bounds for uint8");
+  ck_assert_ptr_eq(a, (nd_array *)0x1);
+  OK(nd_full_like(c, nd_scalar_int(200), ND_DTYPE_DEFAULT, &a));
   want = nd_ref_new(ND_UINT8, 0, NULL);
-  nd_ref_fill(&want, nd_scalar_int(300));
-  nd_ref_expect(a, &want, "full_like(0-d uint8, 300)");
+  nd_ref_fill(&want, nd_scalar_int(200));
+  nd_ref_expect(a, &want, "full_like(0-d uint8, 200)");
   nd_ref_free(&want);
   nd_array_release(a);
   nd_array_release(c);
@@ -1461,6 +1466,23 @@ START_TEST(copyto_overlapping_views) {
 }
 END_TEST
 
+/* NumPy's ndarray.fill with a Python scalar: an int must fit an integer dtype (OverflowError),
+ * a float goes through int() for an integer dtype (NaN: ValueError, inf: OverflowError, and
+ * the truncated value must fit), a complex cannot go into an integer or float array
+ * (TypeError). Array scalars (strong dtypes) and bool targets are cast. */
+static int numpy_fill_refuses(nd_dtype dt, nd_scalar v) {
+  const char k = nd_dtype_kind(dt);
+  const int integer = k == 'i' || k == 'u';
+  const int bits = (int)nd_dtype_itemsize(dt) * 8;
+  const double lo = k == 'u' ? 0.0 : -ldexp(1.0, bits - 1), hi = k == 'u' ? ldexp(1.0, bits) : ldexp(1.0, bits - 1);
+  if (v.dtype == ND_PYINT && integer)
+    return k == 'u' ? v.v.i < 0 || (bits < 64 && v.v.i >= (INT64_C(1) << bits))
+                    : bits < 64 && (v.v.i < -(INT64_C(1) << (bits - 1)) || v.v.i >= (INT64_C(1) << (bits - 1)));
+  if (v.dtype == ND_PYFLOAT && integer) return !isfinite(v.v.f) || trunc(v.v.f) < lo || trunc(v.v.f) >= hi;
+  if (v.dtype == ND_PYCOMPLEX) return integer || k == 'f';
+  return 0;
+}
+
 START_TEST(fill_every_kind_into_every_dtype) {
   const nd_scalar values[] = {
       nd_scalar_bool(1),
@@ -1492,6 +1514,15 @@ START_TEST(fill_every_kind_into_every_dtype) {
         nd_ref_layout L;
         nd_ref_layout_make(ls[l], (nd_dtype)t, 3, 5, 2, &L);
         char vs[128];
+        if (numpy_fill_refuses((nd_dtype)t, values[v])) {
+          /* NumPy raises; nothing may be written. */
+          ck_assert_msg(nd_array_fill(L.array, values[v]) != ND_OK, "fill(%s, %s) should fail",
+                        nd_dtype_name((nd_dtype)t), nd_ref_format_scalar(values[v], vs, sizeof vs));
+          nd_ref_expect(L.base, &L.base_ref, "refused fill(%s %s view, %s)", nd_dtype_name((nd_dtype)t), L.name,
+                        nd_ref_format_scalar(values[v], vs, sizeof vs));
+          nd_ref_layout_free(&L);
+          continue;
+        }
         OK(nd_array_fill(L.array, values[v]));
         nd_ref_fill(&L.ref, values[v]);
         nd_ref_expect(L.base, &L.base_ref, "fill(%s %s view, %s)", nd_dtype_name((nd_dtype)t), L.name,

@@ -484,7 +484,7 @@ START_TEST(views_transpose_swapaxes_moveaxis) {
   FAILS_OUT(ND_ERR_AXIS, "nd_array_moveaxis", nd_array_moveaxis(b.a, 0, -4, &o));
   FAILS_OUT(ND_ERR_NULL_POINTER, "nd_array_swapaxes", nd_array_swapaxes(NULL, 0, 1, &o));
   FAILS_OUT(ND_ERR_NULL_POINTER, "nd_array_moveaxis", nd_array_moveaxis(NULL, 0, 1, &o));
-  ND_ASSERT_FAILS(nd_array_transpose(b.a, 0, NULL, NULL), ND_ERR_NULL_POINTER, "nd_array_permute_dims");
+  ND_ASSERT_FAILS(nd_array_transpose(b.a, 0, NULL, NULL), ND_ERR_NULL_POINTER, "nd_array_transpose:");
   free_twin(&b);
   free_twin(&s);
   free_twin(&v);
