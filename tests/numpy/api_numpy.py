@@ -132,6 +132,8 @@ def ctype_of(t):
 def read_headers():
     decls = {}
     for name in sorted(os.listdir(INCLUDE)):
+        if not name.endswith(".h"):
+            continue  # ndcuda/dlpack/ is a folder of vendored headers without ND_API
         s = re.sub(r"/\*.*?\*/", " ", open(os.path.join(INCLUDE, name)).read(), flags=re.S)
         for m in re.finditer(r"ND_API\s+([\w\s\*]+?)\s*\b(nd_\w+)\s*\(((?:[^()]|\([^()]*\))*)\)\s*;", s):
             ret, fname, params = m.group(1).strip(), m.group(2), m.group(3).strip()
