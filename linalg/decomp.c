@@ -14,9 +14,9 @@
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
-#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/linalg_internal.h"
+#include "src/api_scope.h"
 
 #define ND__BY_DTYPE(dt, S, D, C, Z, ...) \
   ((dt) == ND_FLOAT32 ? S(__VA_ARGS__) : (dt) == ND_FLOAT64 ? D(__VA_ARGS__) : (dt) == ND_COMPLEX64 ? C(__VA_ARGS__) : Z(__VA_ARGS__))
@@ -82,6 +82,7 @@ static nd_status nd__check_int(const char *fn, int64_t v) {
 
 nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd_array **out, nd_array **info) {
   const char *fn = "nd_linalg_cholesky_ex";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   int checked;
@@ -197,6 +198,7 @@ nd_status nd_linalg_cholesky(const nd_array *a, int upper, nd_array **out) {
 
 nd_status nd_linalg_qr(const nd_array *a, nd_qr_mode mode, nd_array **q, nd_array **r) {
   const char *fn = "nd_linalg_qr";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, r);
   if (mode != ND_QR_R) ND_CHECK_NULL(fn, q);
@@ -318,6 +320,7 @@ nd_status nd_linalg_qr(const nd_array *a, nd_qr_mode mode, nd_array **q, nd_arra
 nd_status nd_linalg_svd(const nd_array *a, int full_matrices, int compute_uv, nd_array **u, nd_array **s_out,
                         nd_array **vh) {
   const char *fn = "nd_linalg_svd";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, s_out);
   if (compute_uv) {

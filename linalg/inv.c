@@ -300,6 +300,7 @@ static nd_status nd__square_front(const char *fn, const nd_array *a, nd_dtype *d
 
 nd_status nd_linalg_inv_ex(const nd_array *a, unsigned flags, nd_array **out, nd_array **info) {
   const char *fn = "nd_linalg_inv_ex";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   int checked;
@@ -641,6 +642,7 @@ static nd_status nd__solve_rbt(const char *fn, nd_stream *s, const nd__solve_pla
 nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out,
                              nd_array **info) {
   const char *fn = "nd_linalg_solve_ex";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, out);

@@ -15,8 +15,8 @@
 #include <cuda_runtime_api.h>
 
 #include "linalg/kernels.h"
-#include "src/api_scope.h"
 #include "linalg/products.h"
+#include "src/api_scope.h"
 
 static void *nd__ptr(const nd_array *a) { return (char *)a->buf->ptr + a->offset; }
 
@@ -212,6 +212,7 @@ nd_status nd__matmul_into(const char *fn, const nd_array *a, const nd_array *b, 
 
 nd_status nd_matmul_ex(const nd_array *a, const nd_array *b, unsigned flags, nd_array **out) {
   const char *fn = "nd_matmul_ex";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, out);

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/products.h"
+#include "src/api_scope.h"
 
 static void *nd__q(const nd_array *a) { return (char *)a->buf->ptr + a->offset; }
 
@@ -258,6 +258,7 @@ nd_status nd_linalg_cond(const nd_array *x, double p, nd_array **out) {
 
 nd_status nd_linalg_matrix_rank(const nd_array *a, double tol, nd_array **out) {
   const char *fn = "nd_linalg_matrix_rank";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   if (a->ndim < 1) return nd__error(ND_ERR_SHAPE, "%s: 0-dimensional input", fn);
@@ -369,6 +370,7 @@ nd_status nd_linalg_pinv(const nd_array *a, double rcond, nd_array **out) {
 nd_status nd_linalg_lstsq(const nd_array *a, const nd_array *b, double rcond, nd_array **x, nd_array **residuals,
                           int64_t *rank, nd_array **s_out) {
   const char *fn = "nd_linalg_lstsq";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, x);

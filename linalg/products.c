@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/api_scope.h"
 #include "linalg/kernels.h"
 #include "linalg/products.h"
+#include "src/api_scope.h"
 
 /* Prefixes the public name to an error reported by a helper. */
 static nd_status nd__ctx(const char *fn, nd_status st) { return nd__linalg_ctx(fn, st); }
@@ -122,6 +122,7 @@ nd_status nd_tensordot(const nd_array *a, const nd_array *b, int naxes, const in
 
 nd_status nd_dot(const nd_array *a, const nd_array *b, nd_array **out) {
   const char *fn = "nd_dot";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, out);
@@ -160,6 +161,7 @@ static nd_status nd__conj_copy(const char *fn, const nd_array *a, nd_array **out
 
 nd_status nd_vdot(const nd_array *a, const nd_array *b, nd_array **out) {
   const char *fn = "nd_vdot";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, out);
@@ -179,6 +181,7 @@ nd_status nd_vdot(const nd_array *a, const nd_array *b, nd_array **out) {
 
 nd_status nd_vecdot(const nd_array *a, const nd_array *b, int64_t axis, nd_array **out) {
   const char *fn = "nd_vecdot";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, out);
@@ -211,6 +214,7 @@ nd_status nd_vecdot(const nd_array *a, const nd_array *b, int64_t axis, nd_array
 
 nd_status nd_matrix_transpose(const nd_array *a, nd_array **out) {
   const char *fn = "nd_matrix_transpose";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   if (a->ndim < 2)
@@ -264,6 +268,7 @@ nd_status nd_trace(const nd_array *a, int64_t offset, int64_t axis1, int64_t axi
 
 nd_status nd_kron(const nd_array *a, const nd_array *b, nd_array **out) {
   const char *fn = "nd_kron";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, b);
   ND_CHECK_NULL(fn, out);
@@ -434,6 +439,7 @@ nd_status nd_einsum(const char *subscripts, int nops, const nd_array *const *ops
 
 nd_status nd_linalg_matrix_power(const nd_array *a, int64_t n, nd_array **out) {
   const char *fn = "nd_linalg_matrix_power";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   ND_TRY(nd__linalg_check_stack(fn, "a", a->ndim, a->shape, 1));

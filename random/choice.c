@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "random/random_internal.h"
+#include "src/api_scope.h"
 
 /* A fresh pool buffer on s for scratch use (nbytes > 0). */
 static nd_status nd__scratch(const char *fn, nd_stream *s, int64_t nbytes, nd__buffer **out) {
@@ -182,6 +183,7 @@ nd_status nd_random_choice_array(nd_generator *gen, const nd_array *a, int ndim,
                                  const int64_t *shape, int replace, const double *p,
                                  nd_array **result) {
   const char *fn = "nd_random_choice_array";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, result);
   if (a->ndim == 0)
@@ -258,6 +260,7 @@ static nd_status nd__permuted_rows(const char *fn, nd_generator *g, const nd_arr
 nd_status nd_random_permutation_array(nd_generator *gen, const nd_array *a, int64_t axis,
                                       nd_array **result) {
   const char *fn = "nd_random_permutation_array";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, result);
   if (a->ndim == 0)
@@ -283,6 +286,7 @@ nd_status nd_random_permutation_array(nd_generator *gen, const nd_array *a, int6
 
 nd_status nd_random_shuffle(nd_generator *gen, nd_array *a, int64_t axis) {
   const char *fn = "nd_random_shuffle";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   if (a->ndim == 0)
     return nd__error(ND_ERR_SHAPE, "%s: argument 'a' must be at least 1-dimensional (got a 0-d "

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "src/api_scope.h"
 #include "src/convert.h"
 #include "src/device.h"
 #include "reduce/reduce_internal.h"
@@ -301,6 +302,7 @@ nd_status nd_argmax(const nd_array *a, int64_t axis, int keepdims, nd_array *out
 
 nd_status nd_array_item(const nd_array *a, nd_scalar *out) {
   const char *fn = "nd_array_item";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   if (a->size != 1)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "reduce/reduce_internal.h"
 
 /* ---- median and quantiles ------------------------------------------------------------------- */
@@ -170,6 +171,7 @@ static nd_status nd__sum_into(const char *fn, const nd_array *a, const nd__raxes
 nd_status nd_average(const nd_array *a, int naxes, const int64_t *axes, const nd_array *weights,
                      int keepdims, nd_array **result, nd_array **sum_of_weights) {
   const char *fn = "nd_average";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, result);
   nd__raxes rs;

@@ -150,6 +150,7 @@ nd_status nd_where_nonzero(const nd_array *condition, nd_array **results, int ca
 
 nd_status nd_argwhere(const nd_array *a, nd_array **result) {
   const char *fn = "nd_argwhere";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, result);
   nd_array *coords, *t = NULL;
@@ -252,6 +253,7 @@ static double nd__scalar_real(nd_scalar v) {
 nd_status nd_bincount(const nd_array *x, const nd_array *weights, int64_t minlength,
                       nd_array **result) {
   const char *fn = "nd_bincount";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, x);
   ND_CHECK_NULL(fn, result);
   if (x->ndim != 1)

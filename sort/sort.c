@@ -13,6 +13,7 @@
  * Complex arrays are not sorted (ND_ERR_DTYPE). */
 #include <string.h>
 
+#include "src/api_scope.h"
 #include "reduce/scan.h"
 #include "sort/sort.h"
 #include "reduce/reduce_internal.h"
@@ -308,6 +309,7 @@ nd_status nd_argpartition(const nd_array *a, int64_t kth, int64_t axis, nd_array
 nd_status nd_unique(const nd_array *a, nd_array **values, nd_array **index, nd_array **inverse,
                     nd_array **counts) {
   const char *fn = "nd_unique";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, values);
   ND_TRY(nd__check_sortable(fn, a->dtype));

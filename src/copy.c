@@ -1,8 +1,10 @@
 /* Copies and assignment: every path ends in nd__assign, one strided-to-strided copy with
  * conversion (kernels/copy.cu), ordered by the hazard tracker. */
+#include <math.h>
 #include <string.h>
 
 #include "kernels/copy.h"
+#include "src/api_scope.h"
 #include "src/array.h"
 
 nd_status nd__assign(const char *fn, nd_array *dst, const nd_array *src) {
@@ -45,6 +47,7 @@ static nd_status nd__check_writeable(const char *fn, const nd_array *a) {
 
 nd_status nd_array_copy(const nd_array *a, nd_order order, nd_array **out) {
   const char *fn = "nd_array_copy";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   nd_array *c;
@@ -68,6 +71,7 @@ nd_status nd_array_copy(const nd_array *a, nd_order order, nd_array **out) {
 
 nd_status nd_array_ascontiguous(const nd_array *a, nd_order order, nd_array **out) {
   const char *fn = "nd_array_ascontiguous";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   if (order != ND_ORDER_C && order != ND_ORDER_F)
@@ -97,6 +101,7 @@ nd_status nd_array_astype(const nd_array *a, nd_dtype dtype, nd_array **out) {
 
 nd_status nd_copyto(nd_array *dst, const nd_array *src, nd_casting casting) {
   const char *fn = "nd_copyto";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, dst);
   ND_CHECK_NULL(fn, src);
   ND_TRY(nd__check_writeable(fn, dst));
@@ -114,8 +119,9 @@ nd_status nd_copyto(nd_array *dst, const nd_array *src, nd_casting casting) {
 
 /* The checks NumPy makes when a Python scalar is stored into an array: a Python int must fit an
  * integer dtype (OverflowError: "Python integer 300 out of bounds for uint8", in fill and full
- * alike), and, for fill (complex_ok 0), a Python complex cannot become an integer or float
- * (TypeError: int() or float() of a complex); bool takes its truth value. full goes through
+ * alike), and, for fill (complex_ok 0), a Python float must convert with int() and fit, and a
+ * Python complex cannot become an integer or float (TypeError: int() or float() of a
+ * complex); bool takes its truth value. full goes through
  * copyto with unsafe casting and drops the imaginary part (complex_ok 1), as do array scalars
  * (strong dtypes) everywhere, with NumPy's ComplexWarning. */
 nd_status nd__fill_value_check(const char *fn, nd_scalar value, nd_dtype dtype, int complex_ok) {
@@ -131,6 +137,21 @@ nd_status nd__fill_value_check(const char *fn, nd_scalar value, nd_dtype dtype, 
     if (bad)
       return nd__error(ND_ERR_VALUE, "%s: Python integer %lld out of bounds for %s", fn, (long long)v,
                        nd_dtype_name(dtype));
+  }
+  if (!complex_ok && value.dtype == ND_PYFLOAT && (kind == 'i' || kind == 'u')) {
+    /* fill converts a Python float with int(): NaN and infinities cannot be converted
+     * (ValueError, OverflowError), and the truncated value must fit ("Python integer 300
+     * out of bounds for int8" for 300.0), where full would cast unsafely. */
+    const double f = value.v.f;
+    if (isnan(f) || isinf(f))
+      return nd__error(ND_ERR_VALUE, "%s: cannot convert float %s to integer", fn,
+                       isnan(f) ? "NaN" : "infinity");
+    const double t = trunc(f);
+    const int bits = (int)nd_dtype_itemsize(dtype) * 8;
+    const double lo = kind == 'u' ? 0.0 : -ldexp(1.0, bits - 1);
+    const double hi = kind == 'u' ? ldexp(1.0, bits) : ldexp(1.0, bits - 1); /* exclusive */
+    if (t < lo || t >= hi)
+      return nd__error(ND_ERR_VALUE, "%s: Python integer %.0f out of bounds for %s", fn, t, nd_dtype_name(dtype));
   }
   if (!complex_ok && value.dtype == ND_PYCOMPLEX && (kind == 'i' || kind == 'u' || kind == 'f'))
     return nd__error(ND_ERR_DTYPE, "%s: a Python complex (%g%+gj) cannot be stored in a %s array "
@@ -164,6 +185,7 @@ nd_status nd_array_fill(nd_array *a, nd_scalar value) {
 
 nd_status nd_concatenate(int n, const nd_array *const *arrays, int64_t axis, nd_array **out) {
   const char *fn = "nd_concatenate";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, arrays);
   ND_CHECK_NULL(fn, out);
   if (n < 1) return nd__error(ND_ERR_VALUE, "%s: need at least one array to concatenate (n = %d)", fn, n);
@@ -235,6 +257,7 @@ nd_status nd_concatenate(int n, const nd_array *const *arrays, int64_t axis, nd_
 
 nd_status nd_stack(int n, const nd_array *const *arrays, int64_t axis, nd_array **out) {
   const char *fn = "nd_stack";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, arrays);
   ND_CHECK_NULL(fn, out);
   if (n < 1) return nd__error(ND_ERR_VALUE, "%s: need at least one array to stack (n = %d)", fn, n);
@@ -316,6 +339,7 @@ nd_status nd_tile(const nd_array *a, int nreps, const int64_t *reps, nd_array **
 
 nd_status nd_repeat(const nd_array *a, int64_t repeats, int64_t axis, nd_array **out) {
   const char *fn = "nd_repeat";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   if (repeats < 0) return nd__error(ND_ERR_VALUE, "%s: repeats may not contain negative values (got %lld)", fn, (long long)repeats);

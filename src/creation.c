@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/api_scope.h"
 #include "kernels/copy.h"
+#include "src/api_scope.h"
 #include "src/array.h"
 
 static nd_dtype nd__default_dtype(nd_dtype dtype, nd_dtype fallback) {
@@ -138,6 +138,7 @@ static nd_status nd__sequence(const char *fn, int64_t n, nd_dtype dtype, int is_
 
 nd_status nd_arange(double start, double stop, double step, nd_dtype dtype, nd_array **out) {
   const char *fn = "nd_arange";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, out);
   dtype = nd__default_dtype(dtype, ND_FLOAT64);
   ND_TRY(nd__check_dtype(fn, "dtype", dtype));

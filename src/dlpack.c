@@ -194,7 +194,7 @@ static nd_status nd__dl_import(const char *fn, const DLTensor *t, int read_only,
     return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: device type %d (%s) is not supported (CUDA device "
                      "or managed memory expected)", fn, (int)t->device.device_type,
                      nd__dl_device_name((int32_t)t->device.device_type));
-  nd_dtype dt;
+  nd_dtype dt = ND_BOOL;
   ND_TRY(nd__dtype_from_dl(fn, t->dtype, &dt));
   if (t->ndim < 0 || t->ndim > ND_MAXDIMS)
     return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: ndim %d is outside [0, %d]", fn, (int)t->ndim, ND_MAXDIMS);

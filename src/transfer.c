@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "src/api_scope.h"
 #include "src/array.h"
 
 static nd_status nd__check_host_bytes(const char *fn, const nd_array *a, size_t host_bytes, int exact) {
@@ -67,6 +68,7 @@ nd_status nd_array_from_host(const void *host, size_t host_bytes, int ndim, cons
 
 nd_status nd_array_to_host(const nd_array *a, void *host, size_t host_bytes) {
   const char *fn = "nd_array_to_host";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_TRY(nd__check_host_bytes(fn, a, host_bytes, 0));
   if (a->size == 0) return ND_OK;
@@ -92,6 +94,7 @@ static nd_status nd__require_pinned(const char *fn, const void *p) {
 
 nd_status nd_array_to_host_async(const nd_array *a, void *host, size_t host_bytes) {
   const char *fn = "nd_array_to_host_async";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_TRY(nd__check_host_bytes(fn, a, host_bytes, 0));
   if (a->size == 0) return ND_OK;
@@ -108,6 +111,7 @@ nd_status nd_array_to_host_async(const nd_array *a, void *host, size_t host_byte
 
 nd_status nd_array_from_host_async(nd_array *dst, const void *host, size_t host_bytes) {
   const char *fn = "nd_array_from_host_async";
+  ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, dst);
   ND_TRY(nd__check_host_bytes(fn, dst, host_bytes, 1));
   if (!dst->writeable) return nd__error(ND_ERR_READ_ONLY, "%s: destination array is read-only", fn);

@@ -11,6 +11,7 @@
 
 nd_status nd_array_reshape(const nd_array *a, int ndim, const int64_t *shape, nd_array **out) {
   const char *fn = "nd_array_reshape";
+  ND__API_SCOPE(fn);
   ND__VIEW_ARGS(fn, a, out);
   if (ndim < 0 || ndim > ND_MAXDIMS)
     return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: ndim %d is outside [0, %d]", fn, ndim, ND_MAXDIMS);
@@ -31,6 +32,7 @@ nd_status nd_array_reshape(const nd_array *a, int ndim, const int64_t *shape, nd
 
 nd_status nd_array_ravel(const nd_array *a, nd_array **out) {
   const char *fn = "nd_array_ravel";
+  ND__API_SCOPE(fn);
   ND__VIEW_ARGS(fn, a, out);
   int64_t n = -1;
   if (nd_array_is_c_contiguous(a)) return nd_array_reshape(a, 1, &n, out);

@@ -87,7 +87,8 @@ ND_API nd_status nd_empty_order(int ndim, const int64_t *shape, nd_dtype dtype, 
 ND_API nd_status nd_zeros(int ndim, const int64_t *shape, nd_dtype dtype, nd_array **out);
 ND_API nd_status nd_ones(int ndim, const int64_t *shape, nd_dtype dtype, nd_array **out);
 /* Filled with value converted to dtype as NumPy's full does (ND_DTYPE_DEFAULT: the value's
- * own dtype, weak kinds becoming int64/float64/complex128). */
+ * own dtype, weak kinds becoming int64/float64/complex128): unsafely, except that a Python
+ * int outside an integer dtype's range is ND_ERR_VALUE (NumPy's OverflowError). */
 ND_API nd_status nd_full(int ndim, const int64_t *shape, nd_scalar value, nd_dtype dtype,
                          nd_array **out);
 
@@ -171,7 +172,11 @@ ND_API nd_status nd_array_astype(const nd_array *a, nd_dtype dtype, nd_array **o
  * may overlap: the result is as if src had been copied first. Errors: ND_ERR_SHAPE,
  * ND_ERR_CASTING, ND_ERR_READ_ONLY (a broadcast view as dst), ND_ERR_DEVICE_MISMATCH. */
 ND_API nd_status nd_copyto(nd_array *dst, const nd_array *src, nd_casting casting);
-/* Sets every element of a to value (converted unsafely, as NumPy's fill). */
+/* Sets every element of a to value as NumPy's fill: an array scalar converts unsafely; a
+ * Python int must fit an integer dtype, a Python float must convert with int() and fit
+ * (ND_ERR_VALUE: "Python integer 300 out of bounds for int8", "cannot convert float NaN to
+ * integer"), and a Python complex into an integer or float array is ND_ERR_DTYPE (NumPy's
+ * TypeError). */
 ND_API nd_status nd_array_fill(nd_array *a, nd_scalar value);
 
 /* NumPy's concatenate / stack of n arrays (n >= 1) along axis, with dtypes promoted. */

@@ -143,6 +143,16 @@ START_TEST(full_and_fill_check_python_scalars) {
   ND_ASSERT_FAILS(nd_array_fill(&u8, nd_scalar_int(300)), ND_ERR_VALUE,
                   "nd_array_fill: Python integer 300 out of bounds for uint8");
   ND_ASSERT_FAILS(nd_array_fill(&i32, nd_scalar_complex(1, 2)), ND_ERR_DTYPE, "nd_array_fill");
+  /* a Python float into an integer array goes through int() in fill (full casts it) */
+  nd_array i8 = fake(ND_INT8, 1, &n);
+  ND_ASSERT_FAILS(nd_array_fill(&i8, nd_scalar_float(300.0)), ND_ERR_VALUE,
+                  "nd_array_fill: Python integer 300 out of bounds for int8");
+  ND_ASSERT_FAILS(nd_array_fill(&i8, nd_scalar_float(-128.9 - 1)), ND_ERR_VALUE, "-129 out of bounds for int8");
+  ND_ASSERT_FAILS(nd_array_fill(&u8, nd_scalar_float(-1.0)), ND_ERR_VALUE, "-1 out of bounds for uint8");
+  ND_ASSERT_FAILS(nd_array_fill(&i32, nd_scalar_float(NAN)), ND_ERR_VALUE, "nd_array_fill: cannot convert float NaN to integer");
+  ND_ASSERT_FAILS(nd_array_fill(&i32, nd_scalar_float(-INFINITY)), ND_ERR_VALUE, "cannot convert float infinity");
+  nd_array u64 = fake(ND_UINT64, 1, &n);
+  ND_ASSERT_FAILS(nd_array_fill(&u64, nd_scalar_float(18446744073709551616.0)), ND_ERR_VALUE, "uint64");
   ND_ASSERT_FAILS(nd_array_fill(&f64, nd_scalar_complex(1, 0)), ND_ERR_DTYPE, "nd_array_fill");
   /* Empty arrays are checked too, as NumPy converts the value before looking at the size. */
   const int64_t zero = 0;
