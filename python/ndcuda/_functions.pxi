@@ -544,18 +544,33 @@ def tile(A, reps):
 
 def repeat(a, repeats, axis=None):
     cdef nd_array *out
+    x = _arr(a)
     if not isinstance(repeats, (int, _np.integer)):
-        r = _arr(repeats) if not isinstance(repeats, (list, tuple)) else None
-        if r is not None and r.ndim == 0:
-            repeats = int(r.item())
-        elif isinstance(repeats, (list, tuple)) and len(repeats) == 1:
-            repeats = int(repeats[0])
+        r = _arr(repeats)
+        if r.ndim == 0 or r.size == 1:
+            repeats = int(r.ravel()[0].item())
         else:
-            raise _NotImplementedError("repeat with one count per element needs the C "
-                                       "library's take; only a single count is supported")
+            # One count per element: output position p takes the element whose cumulative
+            # count first exceeds p (a searchsorted over the cumulative counts), then take.
+            if axis is None:
+                x = x.ravel()
+                axis = 0
+            ax = _normalize_axis(axis, x.ndim)
+            if r.ndim != 1 or r.size != x.shape[ax]:
+                raise ValueError(f"operands could not be broadcast together with shape "
+                                 f"({x.shape[ax]},) ({r.size},)")
+            if r.dtype.kind not in "biu":
+                raise TypeError("Cannot cast array data from dtype('float64') to "
+                                "dtype('int64') according to the rule 'safe'")
+            if r.size and amin(r).item() < 0:
+                raise ValueError("repeats may not contain negative values.")
+            ends = cumsum(r.astype(_np.int64))
+            total = ends[-1].item() if r.size else 0
+            idx = searchsorted(ends, arange(total), side="right")
+            return take(x, idx, axis=ax)
     if repeats < 0:
         raise ValueError("repeats may not contain negative values.")
-    _check(nd_repeat(_arr(a)._a, repeats, ND_AXIS_NONE if axis is None else axis, &out))
+    _check(nd_repeat((<ndarray>x)._a, repeats, ND_AXIS_NONE if axis is None else axis, &out))
     return _wrap(out)
 
 

@@ -289,6 +289,19 @@ def test_take_put_compress_and_sets():
          np.searchsorted(a, [0, 4, 10], sorter=s))
 
 
+def test_repeat_with_counts():
+    h = host("int16", (3, 4))
+    d = nd.asarray(h)
+    same(nd.repeat(d, [2, 0, 1], axis=0), np.repeat(h, [2, 0, 1], axis=0))
+    same(nd.repeat(d, nd.asarray([1, 3, 0, 2]), axis=1), np.repeat(h, [1, 3, 0, 2], axis=1))
+    same(nd.repeat(d, [1] * 12), np.repeat(h, [1] * 12))
+    same(nd.repeat(d, [0, 0, 0], axis=0), np.repeat(h, [0, 0, 0], axis=0))
+    with pytest.raises(ValueError):
+        nd.repeat(d, [1, -1, 1], axis=0)
+    with pytest.raises(ValueError):
+        nd.repeat(d, [1, 2], axis=0)
+
+
 def test_index_errors_match_numpy():
     d = nd.zeros((3, 4))
     with pytest.raises(IndexError, match="out of bounds"):
