@@ -176,6 +176,11 @@ nd_status nd_diff(const nd_array *a, int64_t n, int64_t axis, nd_array **result)
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, result);
   if (n < 0) return nd__error(ND_ERR_VALUE, "%s: order must be non-negative but got %lld", fn, (long long)n);
+  /* NumPy returns the input itself for n = 0, before it looks at the axis or the dimensions. */
+  if (n == 0) {
+    *result = nd_array_retain((nd_array *)a);
+    return ND_OK;
+  }
   if (a->ndim == 0)
     return nd__error(ND_ERR_VALUE, "%s: diff requires input that is at least one dimensional", fn);
   int ax;
