@@ -607,7 +607,15 @@ cdef class ElementwiseKernel:
                 st = nd_elementwise_kernel_call(self._k, nin, ops, nout, outp, res)
         if st != ND_OK:
             _raise(st)
-        results = tuple(_wrap(res[i]) for i in range(nout))
+        # A given output is returned as the same Python object, as CuPy does.
+        results = []
+        for i in range(nout):
+            if outs[i] != NULL:
+                nd_array_release(res[i])
+                results.append(args[nin + i])
+            else:
+                results.append(_wrap(res[i]))
+        results = tuple(results)
         if self.no_return:
             return None
         if nout == 1 and not self.return_tuple:
@@ -711,6 +719,9 @@ cdef class ReductionKernel:
                                               axp, kd, o, &res)
         if st != ND_OK:
             _raise(st)
+        if o != NULL:
+            nd_array_release(res)
+            return out
         return _wrap(res)
 
 
