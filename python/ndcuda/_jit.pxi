@@ -206,8 +206,12 @@ cdef class RawModule:
             st = nd_module_create(src, &o.o, &m)
         if st != ND_OK:
             _raise(st)
-        self._m = m
-        return m
+        if self._m != NULL:
+            # Another thread compiled the module while this one had released the GIL.
+            nd_module_release(m)
+        else:
+            self._m = m
+        return self._m
 
     def compile(self, log_stream=None):
         """Compiles (or finds in the cache) and loads the module now; writes the compile log
@@ -381,8 +385,12 @@ cdef class RawKernel:
             return self._k
         m = self._module_obj._module()
         _check(nd_module_get_kernel(m, self.name.encode(), &k))
-        self._k = k
-        return k
+        if self._k != NULL:
+            # Another thread fetched the kernel while this one waited for the module.
+            nd_kernel_release(k)
+        else:
+            self._k = k
+        return self._k
 
     def compile(self, log_stream=None):
         """Compiles (or finds in the cache) the kernel's module and fetches the kernel now."""
@@ -421,8 +429,10 @@ cdef class RawKernel:
             with ctx:
                 with nogil:
                     st = nd_kernel_launch(k, cfg, n, kargs)
-            if st != ND_OK:
-                _raise(st)
+                # Raised inside the stream's context, before leaving it can touch the
+                # thread's error message.
+                if st != ND_OK:
+                    _raise(st)
         finally:
             free(kargs)
 
@@ -605,8 +615,8 @@ cdef class ElementwiseKernel:
         with _with_stream(stream):
             with nogil:
                 st = nd_elementwise_kernel_call(self._k, nin, ops, nout, outp, res)
-        if st != ND_OK:
-            _raise(st)
+            if st != ND_OK:
+                _raise(st)
         # A given output is returned as the same Python object, as CuPy does.
         results = []
         for i in range(nout):
@@ -717,8 +727,8 @@ cdef class ReductionKernel:
             with nogil:
                 st = nd_reduction_kernel_call(self._k, nin, ops, naxes if naxes >= 0 else 0,
                                               axp, kd, o, &res)
-        if st != ND_OK:
-            _raise(st)
+            if st != ND_OK:
+                _raise(st)
         if o != NULL:
             nd_array_release(res)
             return out
