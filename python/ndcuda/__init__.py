@@ -47,6 +47,9 @@ from ndcuda._core import (  # noqa: F401
     bincount, histogram,
     # products
     matmul, dot, vdot, inner, outer, kron, vecdot, tensordot, trace, einsum,
+    # user kernels compiled at run time
+    RawModule, RawKernel, In, Out, InOut, ElementwiseKernel, ReductionKernel,
+    get_last_compile_log, get_kernel_cache_stats, clear_kernel_cache, prune_kernel_cache,
 )
 
 # Every elementwise function of the C library, generated from its table, under NumPy's

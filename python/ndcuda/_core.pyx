@@ -14,6 +14,7 @@ include files by concern; this file only orders them:
                   sorting, statistics
 - _linalg.pxi     products and numpy.linalg
 - _random.pxi     Generator and the default generator
+- _jit.pxi        RawModule, RawKernel, ElementwiseKernel, ReductionKernel, the kernel cache
 
 Blocking C calls (host transfers, synchronisation, checked linear algebra, functions whose
 output size depends on the data) run with the GIL released.
@@ -43,6 +44,7 @@ include "_interop.pxi"
 include "_functions.pxi"
 include "_linalg.pxi"
 include "_random.pxi"
+include "_jit.pxi"
 
 
 __version__ = nd_version_string().decode()

@@ -551,3 +551,115 @@ cdef extern from "cuda_runtime_api.h" nogil:
     struct cudaPointerAttributes:
         int device
     cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attributes, const void *ptr)
+
+
+# ---- jit.h: user kernels compiled at run time, generated kernels, the kernel cache ---------
+cdef extern from "ndcuda/jit.h" nogil:
+    ctypedef struct nd_module
+    ctypedef struct nd_kernel
+
+    int ND_MODULE_OPTIONS_VERSION
+
+    # The options struct is filled by the module (zeroed, then size and version set), so
+    # ND_MODULE_OPTIONS_INIT, a brace initializer, is not needed here.
+    ctypedef struct nd_module_options:
+        size_t size
+        int version
+        const char *name
+        int noptions
+        const char **options
+        int ndefines
+        const char **defines
+        int nheaders
+        const char **header_names
+        const char **header_sources
+        int nname_expressions
+        const char **name_expressions
+        int cooperative
+
+    nd_status nd_module_create(const char *source, const nd_module_options *opts,
+                               nd_module **out)
+    nd_module *nd_module_retain(nd_module *m)
+    void nd_module_release(nd_module *m)
+    const char *nd_module_log(const nd_module *m)
+    int nd_module_compiled_here(const nd_module *m)
+    const char *nd_jit_last_log()
+    nd_status nd_module_get_kernel(nd_module *m, const char *name, nd_kernel **out)
+    nd_kernel *nd_kernel_retain(nd_kernel *k)
+    void nd_kernel_release(nd_kernel *k)
+    const char *nd_kernel_name(const nd_kernel *k)
+
+    ctypedef struct nd_kernel_attributes:
+        int registers
+        size_t static_shared_bytes
+        size_t local_bytes
+        int max_threads_per_block
+        size_t max_dynamic_shared_bytes
+        int cooperative
+
+    nd_status nd_kernel_get_attributes(nd_kernel *k, nd_kernel_attributes *out)
+    nd_status nd_kernel_max_active_blocks(nd_kernel *k, int block_threads,
+                                          size_t dynamic_shared_bytes, int *out)
+
+    ctypedef enum nd_karg_kind:
+        ND_KARG_READ
+        ND_KARG_WRITE
+        ND_KARG_READWRITE
+        ND_KARG_SCALAR
+        ND_KARG_POINTER
+
+    ctypedef struct nd_karg:
+        nd_karg_kind kind
+        nd_array *array
+        nd_dtype dtype
+        nd_scalar scalar
+        const void *pointer
+
+    ctypedef struct nd_launch_config:
+        unsigned grid[3]
+        unsigned block[3]
+        size_t shared_bytes
+
+    nd_status nd_kernel_launch(nd_kernel *k, nd_launch_config config, int nargs,
+                               const nd_karg *args)
+
+    ctypedef struct nd_elementwise_kernel
+    nd_status nd_elementwise_kernel_create(const char *in_params, const char *out_params,
+                                           const char *operation, const char *name,
+                                           const char *preamble, const nd_module_options *opts,
+                                           nd_elementwise_kernel **out)
+    void nd_elementwise_kernel_release(nd_elementwise_kernel *k)
+    nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin,
+                                         const nd_operand *inp, int nout, nd_array **out,
+                                         nd_array **results)
+
+    ctypedef struct nd_reduction_kernel
+    nd_status nd_reduction_kernel_create(const char *in_params, const char *out_params,
+                                         const char *map_expr, const char *reduce_expr,
+                                         const char *post_map_expr, const char *identity,
+                                         const char *reduce_type, const char *name,
+                                         const char *preamble, const nd_module_options *opts,
+                                         nd_reduction_kernel **out)
+    void nd_reduction_kernel_release(nd_reduction_kernel *k)
+    nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_operand *inp,
+                                       int naxes, const int64_t *axes, int keepdims,
+                                       nd_array *out, nd_array **result)
+
+    ctypedef struct nd_jit_cache_stats:
+        uint64_t memory_hits
+        uint64_t disk_hits
+        uint64_t misses
+        uint64_t compiles
+        uint64_t failed_compiles
+        uint64_t corrupt_entries
+        uint64_t warnings
+        uint64_t bytes_written
+        uint64_t disk_bytes
+        uint64_t disk_entries
+        uint64_t memory_entries
+        double compile_ms
+
+    nd_status nd_jit_cache_get_stats(nd_jit_cache_stats *out)
+    nd_status nd_jit_cache_last_warning(char *buf, size_t cap)
+    nd_status nd_jit_cache_clear()
+    nd_status nd_jit_cache_prune(int64_t max_bytes)
