@@ -21,7 +21,7 @@ import argparse
 import datetime
 import sys
 
-from peer_harness import Backend, time_device
+from peer_harness import time_device
 
 OPS = [  # name, sizes, --quick limit (as bench_sweep.c)
     ("add_f32", [1 << k for k in range(10, 29, 2)], 1 << 22),
@@ -69,29 +69,12 @@ def cupy_tool():
     except cp.cuda.runtime.CUDARuntimeError as e:
         raise NoDevice(str(e))
 
-    class B(Backend):
-        tool, lib_key, lib_name, version = "cupy", "cupy", "CuPy", cp.__version__
+    import cupy_bench
 
-        def synchronize(self):
-            cp.cuda.Device().synchronize()
+    cupy_bench.cp = cp  # the bench module imports CuPy in its main(); the sweep brings its own
 
-        def new_stream(self):
-            return cp.cuda.Stream(non_blocking=True)
-
-        def stream_scope(self, stream):
-            return stream
-
-        def timing_event(self):
-            return cp.cuda.Event()
-
-        def record(self, event, stream):
-            event.record(stream)
-
-        def elapsed_ms(self, start, end):
-            return cp.cuda.get_elapsed_time(start, end)
-
-        def free_cached(self):
-            cp.get_default_memory_pool().free_all_blocks()
+    class B(cupy_bench.CupyBackend):
+        tool = "cupy"
 
     def rand(shape):
         return cp.random.uniform(-1.0, 1.0, shape, dtype=cp.float32)
@@ -115,29 +98,12 @@ def torch_tool():
 
     torch.backends.cuda.matmul.allow_tf32 = False
 
-    class B(Backend):
-        tool, lib_key, lib_name, version = "torch", "torch", "PyTorch", torch.__version__
+    import torch_bench
 
-        def synchronize(self):
-            torch.cuda.synchronize()
+    torch_bench.torch = torch  # as for CuPy: the bench module imports PyTorch in its main()
 
-        def new_stream(self):
-            return torch.cuda.Stream()
-
-        def stream_scope(self, stream):
-            return torch.cuda.stream(stream)
-
-        def timing_event(self):
-            return torch.cuda.Event(enable_timing=True)
-
-        def record(self, event, stream):
-            event.record(stream)
-
-        def elapsed_ms(self, start, end):
-            return start.elapsed_time(end)
-
-        def free_cached(self):
-            torch.cuda.empty_cache()
+    class B(torch_bench.TorchBackend):
+        tool = "torch"
 
     def rand(*shape):
         return torch.rand(*shape, device="cuda") * 2 - 1
