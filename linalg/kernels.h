@@ -38,6 +38,8 @@ typedef struct nd_lk_gj {
   void *logdet; /* contiguous, batch elements of the real dtype */
   int *info;    /* contiguous per matrix: 0 or the 1-based index of the first zero pivot; may be NULL */
   unsigned long long *first; /* atomicMin of failing batch indices; may be NULL */
+  int plain; /* nonzero: the plain form of a launcher's kept trick, for comparisons only
+              * (ND__GJ_PLAIN in linalg/gj_plan.h) */
 } nd_lk_gj;
 
 /* n <= 32: one group of threads (a power of two) per matrix, one or several rows per thread in
@@ -57,14 +59,9 @@ nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream);
 /* Whether nd_lk_gj_medium handles this size and dtype. */
 int nd_lk_gj_medium_ok(int dtype, int n);
 /* Whether nd_lk_gj_medium takes the inverse (mode ND_LK_INV only) of this small size with one warp
- * per matrix (float64 16 < n <= 32), faster there than nd_lk_gj_small. */
+ * per matrix (k_gjw: float64 16 < n <= 32, float32 24 < n <= 32), faster there than
+ * nd_lk_gj_small. */
 int nd_lk_inv_warp_ok(int dtype, int n);
-
-/* Inverse only, float32 24 < n <= 32 (nd_lk_inv_rows_ok): one warp per matrix, unblocked
- * Gauss-Jordan on rows held in registers (linalg/row_gj.cu). Same contract as nd_lk_gj_small in
- * mode ND_LK_INV. */
-nd_status nd_lk_inv_rows(const nd_lk_gj *p, void *stream);
-int nd_lk_inv_rows_ok(int dtype, int n);
 
 /* Inverse only, float64 16 < n <= 32 on devices of compute capability 8.0 and later
  * (nd_lk_inv_tc_ok): one warp per matrix with the updates on the float64 tensor cores

@@ -1,6 +1,7 @@
 /* Batched Gauss-Jordan for medium matrices (32 < n <= 128: inverse, det, slogdet), and the
- * inverse of float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp per matrix at TN = 32 (k_gjw)
- * on devices without float64 tensor cores (or in tests with nd__linalg_set_inv_tc(0); warp_gj.cu otherwise).
+ * inverse of float32 24 < n <= 32 and float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp per
+ * matrix at TN = 32 (k_gjw; float64 on devices without float64 tensor cores, warp_gj.cu's kernel
+ * otherwise).
  *
  * Algorithm. The in-place Gauss-Jordan of small_gj.cu (implicit row pivoting: rows never
  * move; the pivot of step k is the unused row with the largest |a[r][k]|, ties to the lowest
@@ -683,15 +684,19 @@ extern "C" int nd_lk_gj_medium_ok(int dtype, int n) {
 }
 
 extern "C" int nd_lk_inv_warp_ok(int dtype, int n) {
-  return dtype == 11 && n > 16 && n <= 32;
+  return (dtype == 10 && n > 24 && n <= 32) || (dtype == 11 && n > 16 && n <= 32);
 }
 
 /* Instances, each the fastest of those measured for its dtype and size (linalg/TUNING.md):
  * float32 TN = 128 and float64 TN = 128 the lookahead kernel with 8 x 8 tiles; float32 TN = 64
  * the barrier kernel with 8 x 8 tiles; the other eight- and sixteen-byte instances the barrier
  * kernel with 8 x 4 tiles (512 threads) and panels of 4. TN = 32, inverse only
- * (nd_lk_inv_warp_ok): k_gjw, one warp per matrix, float64 with 8 x 4 tiles, four warps per
- * block, the kernel of devices before sm_80 (warp_gj.cu's tensor-core kernel otherwise). */
+ * (nd_lk_inv_warp_ok): k_gjw, one warp per matrix; float32 with 4 x 8 tiles, one warp per block
+ * and 28 blocks per SM (72 registers), float64 with 8 x 4 tiles and four warps per block.
+ *
+ * p->plain (a comparison only): float32 and float64 TN = 128 take the barrier kernel with the
+ * generic 8 x 4 tiles instead of the lookahead kernel, the neighbour that the lookahead kernel
+ * has to beat by 15% on every GPU it is tuned for (linalg/plan.c). */
 extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (p->batch == 0) return ND_OK;
@@ -699,15 +704,18 @@ extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   if (!warp && (!nd_lk_gj_medium_ok(p->dtype, p->n) || p->mode == ND_LK_SOLVE))
     return nd__error(ND_ERR_INTERNAL, "nd_lk_gj_medium: unsupported n = %d, dtype %d, mode %d", p->n,
                      p->dtype, p->mode);
-  if (warp) return nd_gjw_launch<double, 8, 4, 4, 4, 4>(p, st);
+  if (warp)
+    return p->dtype == 10 ? nd_gjw_launch<float, 4, 8, 4, 1, 28>(p, st) : nd_gjw_launch<double, 8, 4, 4, 4, 4>(p, st);
   const bool small = p->n <= 64;
   switch (p->dtype) {
     case 10:
-      return small ? nd_gjb_launch_sync<float, 64, 8, 8, 8, 8, false>(p, st)
-                   : nd_gjb_launch_la<float, 128, 8, 2>(p, st);
+      if (small) return nd_gjb_launch_sync<float, 64, 8, 8, 8, 8, false>(p, st);
+      return p->plain ? nd_gjb_launch_sync<float, 128, 8, 4, 4, 1, false>(p, st)
+                      : nd_gjb_launch_la<float, 128, 8, 2>(p, st);
     case 11:
-      return small ? nd_gjb_launch_sync<double, 64, 4, 4, 4, 2, false>(p, st)
-                   : nd_gjb_launch_la<double, 128, 8, 1>(p, st);
+      if (small) return nd_gjb_launch_sync<double, 64, 4, 4, 4, 2, false>(p, st);
+      return p->plain ? nd_gjb_launch_sync<double, 128, 8, 4, 4, 1, true>(p, st)
+                      : nd_gjb_launch_la<double, 128, 8, 1>(p, st);
     case 12:
       return small ? nd_gjb_launch_sync<nd_c64, 64, 4, 4, 4, 2, false>(p, st)
                    : nd_gjb_launch_sync<nd_c64, 128, 8, 4, 4, 1, true>(p, st);

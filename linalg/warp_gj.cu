@@ -39,9 +39,8 @@
  * (nd_gjt_launch); past the grid's limit a warp loops, and then the next matrix's loads are
  * issued as soon as the current one is staged, so they are in flight while its result is stored.
  * Each warp also asks L2 for the matrix of a warp that starts about a third of a matrix's time
- * later (ND_GJT_AHEAD), so that only the first wave waits for DRAM on its loads, and in large
- * batches the first wave's warps start one after another over about a matrix's time
- * (ND_GJT_STAGGER_NS).
+ * later (ND_GJT_AHEAD, a fraction of the warps the device holds at once), so that only the first
+ * wave waits for DRAM on its loads.
  * Results are scattered into a per-warp stage (rows 34 doubles apart) and leave with coalesced
  * 16-byte stores. The panel buffers share the stage's space (idle until the end).
  *
@@ -129,8 +128,7 @@ __device__ __forceinline__ void nd_gjt_load_pair(double (&v)[2], const nd_lk_gj 
 }
 
 template <int MINB>
-__global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64_t ahead, int resident,
-                                                                 int stagger_ns) {
+__global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64_t ahead) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   typedef nd_gjt_smem S;
   constexpr int FP = S::FP;
@@ -161,10 +159,9 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
       for (int J = 0; J < 4; J++) nd_gjt_load_pair(acc[I][J], p, A0 + bb * p.a.bs, 8 * I + g, 8 * J + 2 * c, vec);
   };
   int64_t b = (int64_t)blockIdx.x * ND_GJT_WPB + warp;
-  nd_stagger_start(b, resident, stagger_ns); /* the first wave only (ND_GJT_STAGGER_NS) */
   if (b < p.batch) load(b);
   for (; b < p.batch; b += stride) {
-    if (vec && b + ahead < p.batch) { /* the matrix `ahead` places on, into L2 (nd_gjt_launch) */
+    if (vec && ahead > 0 && b + ahead < p.batch) { /* the matrix `ahead` places on, into L2 (nd_gjt_launch) */
       const double *q = A0 + (b + ahead) * p.a.bs;
       nd_prefetch_l2(q + 16 * lane);
       nd_prefetch_l2(q + 512 + 16 * lane);
@@ -326,32 +323,23 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
  * linalg/TUNING.md). The loop and its early load remain for batches beyond the grid's limit. */
 constexpr int ND_GJT_MINB = 4;
 
-/* Prefetch distance: each warp asks L2 for the matrix resident / ND_GJT_AHEAD places ahead of
- * its own, `resident` being the warps the device holds at once. Blocks start in index order as
- * earlier ones finish, so that matrix belongs to a warp starting a fraction of a matrix's time
- * later, and its loads hit L2 (a whole wave ahead, the lines are evicted before use). A third of
- * the resident warps measured best of the distances tried (linalg/TUNING.md); the float32 row
- * kernel (row_gj.cu) gained nothing from the same: its loads are half the bytes. */
+/* Prefetch distance, from the device's properties only: each warp asks L2 for the matrix
+ * resident / ND_GJT_AHEAD places ahead of its own, `resident` being the warps the device holds
+ * at once (multiprocessors x blocks per multiprocessor x warps per block). Blocks start in index
+ * order as earlier ones finish, so that matrix belongs to a warp starting a fraction of a
+ * matrix's time later, and its loads hit L2 (a whole wave ahead, the lines are evicted before
+ * use). A third of the resident warps measured best of the fractions tried (linalg/TUNING.md).
+ * p->plain (a comparison only) turns the prefetch off. */
 constexpr int ND_GJT_AHEAD = 3;
-
-/* Staggered start: the warps of the first wave (one per slot the device has) wait before their
- * loads, warp b for stagger * b / resident, so that they start spread over about one matrix's
- * time instead of all waiting for DRAM at once and then passing through the same phases (the
- * panel steps, the products, the stores) together: timelines showed the whole first wave
- * waiting for its loads at once and the later waves' waits in bursts a matrix's time apart.
- * 12 us measured best on the H100 and the stagger slows batches under one and a half waves, so
- * only those batches get it (linalg/TUNING.md; not yet measured on the H200). */
-constexpr int ND_GJT_STAGGER_NS = 12000;
 
 template <int MINB>
 nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = (size_t)ND_GJT_WPB * nd_gjt_smem::BYTES;
   ND_TRY((nd_k_smem_once<k_gjt<MINB>>(smem, true)));
   const int resident = nd_k_sm_count() * MINB * ND_GJT_WPB;
-  const int64_t ahead = resident / ND_GJT_AHEAD;
-  const int stagger = nd_stagger_for(p->batch, resident, ND_GJT_STAGGER_NS);
+  const int64_t ahead = p->plain ? 0 : resident / ND_GJT_AHEAD;
   nd_k_launch<k_gjt<MINB>>(nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st, *p,
-                           ahead, resident, stagger);
+                           ahead);
   return ND_K_LAUNCHED();
 }
 
