@@ -1,11 +1,11 @@
 /* Inverse, solve, det and slogdet.
  *
- * Dispatch on the matrix order n (see small_gj.cu and medium_gj.cu for the kernels):
+ * Dispatch on the matrix order n (see gj_group.cu and gj_panels.cu for the kernels):
  * - n <= 32: a fused Gauss-Jordan kernel, one launch for the whole batch (inv, solve, det), as
- *   the plan of linalg/plan.c says: the thread-per-matrix inverse for tiny orders (tiny_gj.cu),
+ *   the plan of linalg/plan.c says: the thread-per-matrix inverse for tiny orders (gj_thread.cu),
  *   the one-warp blocked inverse for float64 16 < n <= 32 with its updates on the float64 tensor
- *   cores (warp_gj.cu; sm_80 and later) or in register tiles (medium_gj.cu's k_gjw: float64 on
- *   older devices, float32 24 < n <= 32), else rows per thread (small_gj.cu);
+ *   cores (gj_tensor.cu; sm_80 and later) or in register tiles (gj_panels.cu's k_gjw: float64 on
+ *   older devices, float32 24 < n <= 32), else rows per thread (gj_group.cu);
  * - 32 < n <= 128 (complex128: 64): the block-per-matrix Gauss-Jordan kernel (inv, det); solve
  *   multiplies that inverse with b through cuBLAS;
  * - larger: batches of matrices up to 256 x 256 through cuBLAS getrfBatched + getriBatched

@@ -231,7 +231,7 @@ START_TEST(test_inv_large_batch) {
   b = 1000;
   check_inv(ND_FLOAT32, 1, &b, 32);
   check_inv(ND_FLOAT64, 1, &b, 32);
-  /* float64 32 x 32 (warp_gj.cu) asks L2 for a later warp's matrix, a third of the resident warps
+  /* float64 32 x 32 (gj_tensor.cu) asks L2 for a later warp's matrix, a third of the resident warps
    * ahead (704 on a 132-SM H100): a batch past several waves, and every other matrix of one
    * walked backwards (batch stride -2048 elements) */
   b = 5000;
@@ -265,7 +265,7 @@ START_TEST(test_inv_large_batch) {
 }
 END_TEST
 
-/* float32 orders 25..32 (medium_gj.cu's one-warp kernel k_gjw): every order, a batch of several
+/* float32 orders 25..32 (gj_panels.cu's one-warp kernel k_gjw): every order, a batch of several
  * waves, and matrices with pivots near the ends of float's range (3e-38 with subnormal entries,
  * 3e37). */
 START_TEST(test_inv_float32_warp) {

@@ -420,7 +420,7 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, D
       const T pk = nd_rows_axpy<T, NM, RPT>(w, f, pb, k);
       fail = (fail == 0 && nd_is_zero(pk)) ? k + 1 : fail;
       if (DETM) {
-        det = det * nd_phase(pk); /* phases only: the product itself can overflow (medium_gj.cu) */
+        det = det * nd_phase(pk); /* phases only: the product itself can overflow (gj_panels.cu) */
         logabs += log(nd_abs(pk));
       }
 #pragma unroll

@@ -2,7 +2,7 @@
  * per matrix, the trailing updates on the float64 tensor cores (mma.sync m16n8k4 on sm_90, m8n8k4
  * on sm_80).
  *
- * Why. The one-warp register-tile kernel (medium_gj.cu's k_gjw, a 4 x 8 or 8 x 4 tile per lane)
+ * Why. The one-warp register-tile kernel (gj_panels.cu's k_gjw, a 4 x 8 or 8 x 4 tile per lane)
  * spends five to six instructions per useful multiply-add in float64: every rank-4 update reads
  * 12 operands per step from shared memory and issues 128 fused multiply-adds per lane, and its
  * profile (H100, 10000 matrices) shows the issue slots and the shared-memory pipe as the limits,
@@ -15,7 +15,7 @@
  * holds, in block (I, J), the elements (8 I + g, 8 J + 2 c + h), h = 0, 1 (acc[I][J][h]): rows
  * g, g + 8, g + 16, g + 24 and columns 2c, 2c + 1 of each 8-column block.
  *
- * Algorithm. In-place Gauss-Jordan with implicit row pivoting as in small_gj.cu (rows never
+ * Algorithm. In-place Gauss-Jordan with implicit row pivoting as in gj_group.cu (rows never
  * move; the pivot of step k is the unused row with the largest |a[r][k]|; result row r lands in
  * output row s_r, column k in output column p_k), blocked by panels of 4 columns, with pivot
  * rows left unscaled until the end (each output row is multiplied by its pivot's reciprocal

@@ -1,9 +1,9 @@
 /* Batched Gauss-Jordan for medium matrices (32 < n <= 128: inverse, det, slogdet), and the
  * inverse of float32 24 < n <= 32 and float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp per
- * matrix at TN = 32 (k_gjw; float64 on devices without float64 tensor cores, warp_gj.cu's kernel
+ * matrix at TN = 32 (k_gjw; float64 on devices without float64 tensor cores, gj_tensor.cu's kernel
  * otherwise).
  *
- * Algorithm. The in-place Gauss-Jordan of small_gj.cu (implicit row pivoting: rows never
+ * Algorithm. The in-place Gauss-Jordan of gj_group.cu (implicit row pivoting: rows never
  * move; the pivot of step k is the unused row with the largest |a[r][k]|, ties to the lowest
  * row; results land in row s_r / column p_k), blocked by panels of B columns. One warp, the
  * panel warp, runs the B steps of a panel on the TN x B panel alone (its pivot search is one
@@ -124,7 +124,7 @@ __device__ __forceinline__ void nd_gjb_piv_init(nd_gjb_piv<T> &ps, int n, int la
  * panel's final columns W in pw and in s_wt (B x TN, transposed), the pivot rows in piv, the
  * bit q of pivm set when row lane + 32 q was one of them, and p_k / s_r in s_perm / s_step.
  * A pivot row is not scaled when chosen: its slot k becomes 1 and the scale 1/pivot is applied
- * once at the end (the later updates are homogeneous in the row, as in small_gj.cu). */
+ * once at the end (the later updates are homogeneous in the row, as in gj_group.cu). */
 template <typename T, int TN, int B>
 __device__ __forceinline__ void nd_gjb_factor(T (&pw)[TN / 32][B], nd_gjb_piv<T> &ps, int (&piv)[B],
                                               unsigned &pivm, int k0, int n, bool detmode, int lane,
