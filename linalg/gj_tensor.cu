@@ -60,8 +60,8 @@ constexpr int ND_GJT_WPB = 4; /* warps per block */
 
 /* d += a * b and e += a' * b for the 8 x 8 blocks (I, J) and (I + 1, J): A fragments (row g, k c)
  * of blocks I and I + 1, B fragment (k c, column g), accumulators (row g, columns 2c, 2c + 1).
- * One m16n8k4 on sm_90 (bit for bit the same results as two m8n8k4, H100 10000 / 40000
- * matrices 102.6 / 334.2 us against 106.3 / 350.1, interleaved), two m8n8k4 before it. */
+ * One m16n8k4 on sm_90 (bit for bit the same results as two m8n8k4, and faster:
+ * linalg/TUNING.md), two m8n8k4 before it. */
 __device__ __forceinline__ void nd_dmma2(double (&d)[2], double (&e)[2], double a, double a1, double b) {
 #if __CUDA_ARCH__ >= 900
   asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
@@ -79,8 +79,8 @@ __device__ __forceinline__ void nd_dmma2(double (&d)[2], double (&e)[2], double 
 
 /* 1 / x: the hardware estimate and two Newton steps (within an ulp, no call) for the usual
  * range; zero, tiny, huge and non-finite pivots (the same on every lane, so the branch is
- * uniform) take the division instead. The estimate does not wait for the range test (H100,
- * 10000 / 40000 matrices: 99.6 / 327.6 us against 101.0 / 332.3 testing first). */
+ * uniform) take the division instead. The estimate does not wait for the range test (faster
+ * than testing first: linalg/TUNING.md). */
 __device__ __forceinline__ double nd_gjt_recip(double x) {
   double r;
   asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
@@ -229,7 +229,7 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
         /* 3. post the pivot rows as of the panel's start */
         {
           /* bit r of any: row r is one of the panel's pivots; of lo / hi: bits 0 / 1 of its step
-           * (no branches: a chain of compares per row took 1.5% more time) */
+           * (no branches: a chain of compares per row was slower, linalg/TUNING.md) */
           const unsigned b1 = 1u << piv[1], b2 = 1u << piv[2], b3 = 1u << piv[3];
           const unsigned any = (1u << piv[0]) | b1 | b2 | b3, lo = b1 | b3, hi = b2 | b3;
 #pragma unroll
