@@ -288,7 +288,7 @@ __device__ __forceinline__ void nd_gjb_post(const T (&w)[RT][CT], int (&st)[RT],
 }
 
 /* The rank-B update of the tile from W (s_wt, B x TN) and the pivot rows (s_prow). */
-template <typename T, int TN, int RT, int CT, int B>
+template <typename T, int TN, int RT, int CT, int B, int UNR = 1>
 __device__ __forceinline__ void nd_gjb_update(T (&w)[RT][CT], const int (&st)[RT], const T *s_wt,
                                               const T *s_prow, int ry, int cx) {
   constexpr int V = 16 / (int)sizeof(T);
@@ -298,9 +298,10 @@ __device__ __forceinline__ void nd_gjb_update(T (&w)[RT][CT], const int (&st)[RT
 #pragma unroll
       for (int j = 0; j < CT; j++) w[i][j] = nd_zero<T>();
     }
-  /* not unrolled: each step has RT x CT independent multiply-adds, and a full unroll lets the
-   * compiler hoist every step's loads, which spills the tile */
-#pragma unroll 1
+  /* not unrolled (UNR 1) or by two: each step has RT x CT independent multiply-adds, and a full
+   * unroll lets the compiler hoist every step's loads, which spills the tile; k_gjw's float32
+   * tile (4 x 8) takes two steps at a time (linalg/TUNING.md) */
+#pragma unroll UNR
   for (int t = 0; t < B; t++) {
     T a[RT], c[CT];
     nd_ld(a, s_wt + t * TN + RT * ry);
@@ -405,7 +406,7 @@ struct nd_bar_warp {
   static __device__ __forceinline__ void sync() { __syncwarp(); }
 };
 
-template <typename T, int TN, int RT, int CT, int B, bool STASH, class Bar>
+template <typename T, int TN, int RT, int CT, int B, bool STASH, class Bar, int UNR = 1>
 __device__ __forceinline__ void nd_gjb_pass(T (&w)[RT][CT], nd_gjb_piv<T> &ps, int n, bool detmode,
                                             bool panel_warp, int lane, int ry, int cx, T *s_stage,
                                             T *s_pan, T *s_wt, T *s_prow, int *s_perm, int *s_step) {
@@ -446,7 +447,7 @@ __device__ __forceinline__ void nd_gjb_pass(T (&w)[RT][CT], nd_gjb_piv<T> &ps, i
         int st[RT];
         nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step, s_prow, k0, ry, cx);
         Bar::sync();
-        nd_gjb_update<T, TN, RT, CT, B>(w, st, s_wt, s_prow, ry, cx);
+        nd_gjb_update<T, TN, RT, CT, B, UNR>(w, st, s_wt, s_prow, ry, cx);
         if (cx == kc) nd_gjb_take_w<T, TN, RT, CT, B>(w, s_wt, ry, s * B);
         if (Bar::kWarp) Bar::sync();
       }
@@ -621,6 +622,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
   const int ry = lane / NC, cx = lane % NC;
   const int n = p.n;
   constexpr bool detmode = false; /* inverse only (nd_lk_inv_warp_ok) */
+  constexpr int UNR = sizeof(T) == 4 ? 2 : 1;
 
   for (int64_t b = (int64_t)blockIdx.x * WPB + warp; b < p.batch; b += (int64_t)gridDim.x * WPB) {
     s_step[lane] = -1;
@@ -628,7 +630,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
     nd_gjb_load<T, TN, RT, CT>(w, p, b, ry, cx);
     nd_gjb_piv<T> ps;
     nd_gjb_piv_init<T, TN>(ps, n, lane);
-    nd_gjb_pass<T, TN, RT, CT, B, false, nd_bar_warp>(w, ps, n, detmode, true, lane, ry, cx, s_stage, s_pan,
+    nd_gjb_pass<T, TN, RT, CT, B, false, nd_bar_warp, UNR>(w, ps, n, detmode, true, lane, ry, cx, s_stage, s_pan,
                                                            s_wt, s_prow, s_perm, s_step);
     nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
     if (lane == 0) nd_gjb_results<T>(p, b, ps);
