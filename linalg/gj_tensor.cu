@@ -325,7 +325,8 @@ constexpr int ND_GJT_MINB = 4;
 
 /* Prefetch distance, from the device's properties only: each warp asks L2 for the matrix
  * resident / ND_GJT_AHEAD places ahead of its own, `resident` being the warps the device holds
- * at once (multiprocessors x blocks per multiprocessor x warps per block). Blocks start in index
+ * at once (multiprocessors x the blocks of this kernel one of them holds, as the occupancy
+ * calculator gives them for this device, x warps per block). Blocks start in index
  * order as earlier ones finish, so that matrix belongs to a warp starting a fraction of a
  * matrix's time later, and its loads hit L2 (a whole wave ahead, the lines are evicted before
  * use). A third of the resident warps measured best of the fractions tried (linalg/TUNING.md).
@@ -336,7 +337,17 @@ template <int MINB>
 nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = (size_t)ND_GJT_WPB * nd_gjt_smem::BYTES;
   ND_TRY((nd_k_smem_once<k_gjt<MINB>>(smem, true)));
-  const int resident = nd_k_sm_count() * MINB * ND_GJT_WPB;
+  /* blocks per multiprocessor, cached per device (the first 8) */
+  static int occ[8];
+  int dev = 0, per_sm = 0;
+  ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
+  if (dev < 8) per_sm = __atomic_load_n(&occ[dev], __ATOMIC_RELAXED);
+  if (per_sm < 1) {
+    ND_TRY(ND_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_gjt<MINB>, 32 * ND_GJT_WPB, smem)));
+    if (per_sm < 1) per_sm = 1;
+    if (dev < 8) __atomic_store_n(&occ[dev], per_sm, __ATOMIC_RELAXED);
+  }
+  const int resident = nd_k_sm_count() * per_sm * ND_GJT_WPB;
   const int64_t ahead = p->plain ? 0 : resident / ND_GJT_AHEAD;
   nd_k_launch<k_gjt<MINB>>(nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st, *p,
                            ahead);
