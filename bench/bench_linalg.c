@@ -30,6 +30,14 @@
  *   within 32 u sqrt(n) S_i (u the unit roundoff, S_i = sqrt(sum_k a_ik^2 |B_k|^2), the size of
  *   the row's products), which a randomly signed rounding error stays far below and a wrong or
  *   missing entry of C exceeds.
+ * - linalg.gj_<variant>_<batch>x<n>x<n>_<dtype>[_<neighbour>]: the batched inverse's kernel
+ *   variants (linalg/plan.c), each beside its generic neighbour on the same input, through the
+ *   library's bench hook nd__gj_set_generic (linalg/gj_plan.h): the case without a suffix runs
+ *   the normal plan, _small / _warp / _vendor leave the variant's rows out of the plan so that
+ *   the next row takes its orders, _noprefetch and _barrier run the plain form of the kernel's
+ *   kept trick. A variant stays only where its neighbour takes 15% longer or more on both the
+ *   H100 and the H200: `--filter linalg.gj_` times all of them (linalg/TUNING.md).
+ *
  * A result over its bound fails the case. Flop counts: 2 n^3 per inverse (getrf + getri),
  * 2/3 n^3 + 2 n^2 k per solve, 2 n^3 per matmul. --quick divides the batch counts by 16 and
  * the orders of the single matrices by 4. */
@@ -38,6 +46,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "linalg/gj_plan.h"
 
 /* Slots in bench_state.arr: the inputs, the timed output, and the check's temporaries. */
 enum { A_IN = 0, B_IN = 1, OUT = 2, A64 = 3, X64 = 4, PROD = 5 };
@@ -52,6 +62,7 @@ typedef struct la_data {
   int64_t n;     /* matrix order */
   int64_t k;     /* right-hand sides (solve) */
   int checked;   /* inverse: the default checked mode instead of unchecked */
+  unsigned generic; /* inverse: nd__gj_set_generic's mask during the call (0: the normal plan) */
   void *ha;      /* host A (C order, dtype dt) */
   void *hb;      /* host b (solve) or B (matmul) */
 } la_data;
@@ -135,7 +146,9 @@ static int run_inv(bench_ctx *ctx, bench_state *st) {
     return 0;
   }
   int prev = nd_linalg_set_checked(0);
+  const unsigned prev_generic = d->generic ? nd__gj_set_generic(d->generic) : 0;
   nd_status s = nd_linalg_inv(st->arr[A_IN], &st->arr[OUT]);
+  if (d->generic) nd__gj_set_generic(prev_generic);
   nd_linalg_set_checked(prev);
   BENCH_ND(s);
   return 0;
@@ -194,6 +207,41 @@ static int setup_inv_8(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, 
 static int setup_inv_32(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 10000, 32, ND_FLOAT32); }
 static int setup_inv_32d(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 10000, 32, ND_FLOAT64); }
 static int setup_inv_128(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 1000, 128, ND_FLOAT32); }
+/* The kernel comparisons (linalg.gj_*): a stack as setup_inv makes it, inverted under the
+ * generic mask `generic`. */
+static int setup_gj(bench_ctx *ctx, bench_state *st, int64_t batch, int64_t n, nd_dtype dt, unsigned generic) {
+  if (setup_inv(ctx, st, batch, n, dt) != 0) return -1;
+  ((la_data *)st->p)->generic = generic;
+  return 0;
+}
+#define GJ_SETUP(name, batch, n, dt, generic) \
+  static int name(bench_ctx *ctx, bench_state *st) { return setup_gj(ctx, st, batch, n, dt, generic); }
+#define GJ_OFF(route) ND__GJ_SKIP(ND__GJ_##route)
+GJ_SETUP(setup_gj_tiny4, 100000, 4, ND_FLOAT32, 0)
+GJ_SETUP(setup_gj_tiny4_small, 100000, 4, ND_FLOAT32, GJ_OFF(TINY))
+GJ_SETUP(setup_gj_tiny8, 100000, 8, ND_FLOAT32, 0)
+GJ_SETUP(setup_gj_tiny8_small, 100000, 8, ND_FLOAT32, GJ_OFF(TINY))
+GJ_SETUP(setup_gj_tiny4d, 100000, 4, ND_FLOAT64, 0)
+GJ_SETUP(setup_gj_tiny4d_small, 100000, 4, ND_FLOAT64, GJ_OFF(TINY))
+GJ_SETUP(setup_gj_warp32, 10000, 32, ND_FLOAT32, 0)
+GJ_SETUP(setup_gj_warp32_small, 10000, 32, ND_FLOAT32, GJ_OFF(WARP))
+GJ_SETUP(setup_gj_warp32b, 40000, 32, ND_FLOAT32, 0)
+GJ_SETUP(setup_gj_warp32b_small, 40000, 32, ND_FLOAT32, GJ_OFF(WARP))
+GJ_SETUP(setup_gj_tc32, 10000, 32, ND_FLOAT64, 0)
+GJ_SETUP(setup_gj_tc32_noprefetch, 10000, 32, ND_FLOAT64, ND__GJ_PLAIN)
+GJ_SETUP(setup_gj_tc32_warp, 10000, 32, ND_FLOAT64, GJ_OFF(TC))
+GJ_SETUP(setup_gj_tc32_small, 10000, 32, ND_FLOAT64, GJ_OFF(TC) | GJ_OFF(WARP))
+GJ_SETUP(setup_gj_tc32b, 40000, 32, ND_FLOAT64, 0)
+GJ_SETUP(setup_gj_tc32b_noprefetch, 40000, 32, ND_FLOAT64, ND__GJ_PLAIN)
+GJ_SETUP(setup_gj_tc32b_warp, 40000, 32, ND_FLOAT64, GJ_OFF(TC))
+GJ_SETUP(setup_gj_tc32b_small, 40000, 32, ND_FLOAT64, GJ_OFF(TC) | GJ_OFF(WARP))
+GJ_SETUP(setup_gj_la128, 1000, 128, ND_FLOAT32, 0)
+GJ_SETUP(setup_gj_la128_barrier, 1000, 128, ND_FLOAT32, ND__GJ_PLAIN)
+GJ_SETUP(setup_gj_la128_vendor, 1000, 128, ND_FLOAT32, GJ_OFF(MEDIUM))
+GJ_SETUP(setup_gj_la128d, 200, 128, ND_FLOAT64, 0)
+GJ_SETUP(setup_gj_la128d_barrier, 200, 128, ND_FLOAT64, ND__GJ_PLAIN)
+GJ_SETUP(setup_gj_la128d_vendor, 200, 128, ND_FLOAT64, GJ_OFF(MEDIUM))
+
 /* Single large matrices, timed in the default checked mode (as the peers, whose inverses check
  * the factorisation's info on the host); _unchecked is the same call in unchecked mode. */
 static int setup_inv_big(bench_ctx *ctx, bench_state *st, int64_t n, nd_dtype dt, int checked) {
@@ -442,6 +490,30 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.inv_10000x32x32_f32",    setup_inv_32,     run_inv,    check_inv,    la_teardown, NULL},
     {"linalg.inv_10000x32x32_f64",    setup_inv_32d,    run_inv,    check_inv,    la_teardown, NULL},
     {"linalg.inv_1000x128x128_f32",   setup_inv_128,    run_inv,    check_inv,    la_teardown, NULL},
+    {"linalg.gj_tiny_100000x4x4_f32",       setup_gj_tiny4,            run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tiny_100000x4x4_f32_small", setup_gj_tiny4_small,      run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tiny_100000x8x8_f32",       setup_gj_tiny8,            run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tiny_100000x8x8_f32_small", setup_gj_tiny8_small,      run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tiny_100000x4x4_f64",       setup_gj_tiny4d,           run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tiny_100000x4x4_f64_small", setup_gj_tiny4d_small,     run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_warp_10000x32x32_f32",      setup_gj_warp32,           run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_warp_10000x32x32_f32_small", setup_gj_warp32_small,    run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_warp_40000x32x32_f32",      setup_gj_warp32b,          run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_warp_40000x32x32_f32_small", setup_gj_warp32b_small,   run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tc_10000x32x32_f64",        setup_gj_tc32,             run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tc_10000x32x32_f64_noprefetch", setup_gj_tc32_noprefetch, run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tc_10000x32x32_f64_warp",   setup_gj_tc32_warp,        run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tc_10000x32x32_f64_small",  setup_gj_tc32_small,       run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tc_40000x32x32_f64",        setup_gj_tc32b,            run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tc_40000x32x32_f64_noprefetch", setup_gj_tc32b_noprefetch, run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tc_40000x32x32_f64_warp",   setup_gj_tc32b_warp,       run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tc_40000x32x32_f64_small",  setup_gj_tc32b_small,      run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_lookahead_1000x128x128_f32", setup_gj_la128,           run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_lookahead_1000x128x128_f32_barrier", setup_gj_la128_barrier, run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_lookahead_1000x128x128_f32_vendor", setup_gj_la128_vendor, run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_lookahead_200x128x128_f64", setup_gj_la128d,           run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_lookahead_200x128x128_f64_barrier", setup_gj_la128d_barrier, run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_lookahead_200x128x128_f64_vendor", setup_gj_la128d_vendor, run_inv, check_inv, la_teardown, NULL},
     {"linalg.inv_4096_f64",           setup_inv_4096,   NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_4096_f64_unchecked", setup_inv_4096u,  NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_1024_f32",           setup_inv_1024s,  NULL,       check_inv,    la_teardown, measure_inv_big},

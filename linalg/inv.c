@@ -1,11 +1,11 @@
 /* Inverse, solve, det and slogdet.
  *
- * Dispatch on the matrix order n (see small_gj.cu and medium_gj.cu for the kernels):
- * - n <= 32: a fused Gauss-Jordan kernel, one launch for the whole batch (inv, solve, det): the
- *   thread-per-matrix inverse for tiny orders (tiny_gj.cu), the one-warp blocked inverse for
- *   float64 16 < n <= 32 with its updates on the float64 tensor cores (warp_gj.cu; sm_80 and
- *   later; medium_gj.cu on older devices), the one-warp unblocked inverse on register rows for
- *   float32 24 < n <= 32 (row_gj.cu), else rows per thread (small_gj.cu);
+ * Dispatch on the matrix order n (see gj_group.cu and gj_panels.cu for the kernels):
+ * - n <= 32: a fused Gauss-Jordan kernel, one launch for the whole batch (inv, solve, det), as
+ *   the plan of linalg/plan.c says: the thread-per-matrix inverse for tiny orders (gj_thread.cu),
+ *   the one-warp blocked inverse for float64 16 < n <= 32 with its updates on the float64 tensor
+ *   cores (gj_tensor.cu; sm_80 and later) or in register tiles (gj_panels.cu's k_gjw: float64 on
+ *   older devices, float32 24 < n <= 32), else rows per thread (gj_group.cu);
  * - 32 < n <= 128 (complex128: 64): the block-per-matrix Gauss-Jordan kernel (inv, det); solve
  *   multiplies that inverse with b through cuBLAS;
  * - larger: batches of matrices up to 256 x 256 through cuBLAS getrfBatched + getriBatched
@@ -185,6 +185,7 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
   p.logdet = nd__data(logdet);
   p.info = f->info ? (int *)nd__data(f->info) : NULL;
   p.first = f->first ? (unsigned long long *)f->first->ptr : NULL;
+  p.plain = (nd__gj_generic() & ND__GJ_PLAIN) != 0;
 
   const nd__gj_route route = nd__gj_plan(mode, dt, n, nd__device_cc_major());
   if (route != ND__GJ_VENDOR) {
@@ -195,7 +196,6 @@ static nd_status nd__factor_run(const char *fn, nd_stream *s, int mode, nd_dtype
       switch (route) {
         case ND__GJ_TINY: st = nd_lk_inv_tiny(&p, s->cu); break;
         case ND__GJ_TC: st = nd_lk_inv_tc(&p, s->cu); break;
-        case ND__GJ_ROWS: st = nd_lk_inv_rows(&p, s->cu); break;
         case ND__GJ_SMALL: st = nd_lk_gj_small(&p, s->cu); break;
         case ND__GJ_WARP: /* nd_lk_gj_medium picks its one-warp kernel for these orders */
         case ND__GJ_MEDIUM: st = nd_lk_gj_medium(&p, s->cu); break;

@@ -38,37 +38,34 @@ typedef struct nd_lk_gj {
   void *logdet; /* contiguous, batch elements of the real dtype */
   int *info;    /* contiguous per matrix: 0 or the 1-based index of the first zero pivot; may be NULL */
   unsigned long long *first; /* atomicMin of failing batch indices; may be NULL */
+  int plain; /* nonzero: the plain form of a launcher's kept trick, for comparisons only
+              * (ND__GJ_PLAIN in linalg/gj_plan.h) */
 } nd_lk_gj;
 
 /* n <= 32: one group of threads (a power of two) per matrix, one or several rows per thread in
- * registers, several matrices per warp (linalg/small_gj.cu). */
+ * registers, several matrices per warp (linalg/gj_group.cu). */
 nd_status nd_lk_gj_small(const nd_lk_gj *p, void *stream);
 
 /* Inverse only, tiny matrices (nd_lk_inv_tiny_ok: float32 n <= 8, other dtypes n <= 4): one
- * thread per matrix with the matrix in registers (linalg/tiny_gj.cu). Same contract as
+ * thread per matrix with the matrix in registers (linalg/gj_thread.cu). Same contract as
  * nd_lk_gj_small in mode ND_LK_INV. */
 nd_status nd_lk_inv_tiny(const nd_lk_gj *p, void *stream);
 int nd_lk_inv_tiny_ok(int dtype, int n);
 
 /* 32 < n <= 128 (complex128: n <= 64): one block per matrix, blocked Gauss-Jordan with the
- * matrix in register tiles (linalg/medium_gj.cu).
+ * matrix in register tiles (linalg/gj_panels.cu).
  * Modes INV, DET, SLOGDET; x must be C-contiguous per matrix (rs = n, cs = 1). */
 nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream);
 /* Whether nd_lk_gj_medium handles this size and dtype. */
 int nd_lk_gj_medium_ok(int dtype, int n);
 /* Whether nd_lk_gj_medium takes the inverse (mode ND_LK_INV only) of this small size with one warp
- * per matrix (float64 16 < n <= 32), faster there than nd_lk_gj_small. */
+ * per matrix (k_gjw: float64 16 < n <= 32, float32 24 < n <= 32), faster there than
+ * nd_lk_gj_small. */
 int nd_lk_inv_warp_ok(int dtype, int n);
-
-/* Inverse only, float32 24 < n <= 32 (nd_lk_inv_rows_ok): one warp per matrix, unblocked
- * Gauss-Jordan on rows held in registers (linalg/row_gj.cu). Same contract as nd_lk_gj_small in
- * mode ND_LK_INV. */
-nd_status nd_lk_inv_rows(const nd_lk_gj *p, void *stream);
-int nd_lk_inv_rows_ok(int dtype, int n);
 
 /* Inverse only, float64 16 < n <= 32 on devices of compute capability 8.0 and later
  * (nd_lk_inv_tc_ok): one warp per matrix with the updates on the float64 tensor cores
- * (linalg/warp_gj.cu); preferred there to nd_lk_gj_medium's one-warp kernel (the plan of
+ * (linalg/gj_tensor.cu); preferred there to nd_lk_gj_medium's one-warp kernel (the plan of
  * linalg/plan.c chooses). Same contract as nd_lk_gj_small in mode ND_LK_INV. */
 nd_status nd_lk_inv_tc(const nd_lk_gj *p, void *stream);
 int nd_lk_inv_tc_ok(int dtype, int n);

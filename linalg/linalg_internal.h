@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "linalg/gj_plan.h"
 #include "ndcuda/linalg.h"
 #include "src/array.h"
 
@@ -93,38 +94,7 @@ typedef struct nd__einsum_plan {
 nd_status nd__einsum_parse(const char *fn, const char *subscripts, int nops, const int *ndims,
                                   nd__einsum_plan *plan);
 
-/* The kernel that runs a batched inverse, determinant or slogdet of order n (nd__gj_plan). */
-typedef enum nd__gj_route {
-  ND__GJ_VENDOR = 0, /* none of the on-chip kernels: cuBLAS batched getrf/getri, or cuSOLVER */
-  ND__GJ_TINY,       /* nd_lk_inv_tiny: one thread per matrix */
-  ND__GJ_TC,         /* nd_lk_inv_tc: one warp per matrix, float64 tensor cores */
-  ND__GJ_ROWS,       /* nd_lk_inv_rows: one warp per matrix, rows in registers */
-  ND__GJ_WARP,       /* nd_lk_gj_medium's one-warp kernel (k_gjw) */
-  ND__GJ_SMALL,      /* nd_lk_gj_small: several matrices per warp */
-  ND__GJ_MEDIUM      /* nd_lk_gj_medium: one block per matrix */
-} nd__gj_route;
-
-/* One row of the plan: modes (a mask of 1 << ND_LK_*), dtype, orders n_min..n_max and the least
- * compute capability (major) that take the route. */
-typedef struct nd__gj_plan_row {
-  unsigned modes;
-  nd_dtype dtype;
-  int n_min, n_max;
-  int cc_min;
-  nd__gj_route route;
-} nd__gj_plan_row;
-
-/* The plan table, in the order it is read (the first matching row wins), and its length. */
-extern const nd__gj_plan_row nd__gj_plan_rows[];
-extern const int nd__gj_plan_count;
-
-/* The route for mode (ND_LK_INV, ND_LK_DET, ND_LK_SLOGDET), dtype and order n on a device of
- * compute capability cc_major; ND__GJ_VENDOR where no row matches. Pure: tested on the host. */
-nd__gj_route nd__gj_plan(int mode, nd_dtype dt, int n, int cc_major);
-
-/* Test hook: on = 0 leaves out the rows of the float64 tensor-core inverse, so that the orders
- * 17..32 take the one-warp kernel of devices before sm_80. Returns the previous setting. */
-int nd__linalg_set_inv_tc(int on);
+/* The batched inverse's plan (nd__gj_plan) and its bench hook: linalg/gj_plan.h. */
 
 /* ---- settings and handles (linalg/handles.c) --------------------------------------------- */
 

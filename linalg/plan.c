@@ -335,24 +335,32 @@ nd_status nd__einsum_parse(const char *fn, const char *subscripts, int nops, con
 /* ---- the batched inverse's plan ---------------------------------------------------------------
  *
  * Which kernel runs the inverse, determinant or slogdet of a batch of order-n matrices. The
- * rows come from measurements of each kernel against its neighbours (linalg/TUNING.md,
- * bench/RESULTS.md); the kernels' own *_ok functions accept what their rows send them, and
- * test_linalg_host checks the table against them. */
+ * kernels' own *_ok functions accept what their rows send them, and test_linalg_host checks the
+ * table against them.
+ *
+ * The rule for a row that sends orders to a special kernel (a variant) rather than to the
+ * generic kernel of the row below it: the variant stays only where it beats that neighbour by
+ * 15% or more on both the H100 and the H200, on the same input. nd_bench times each variant and
+ * its neighbour side by side (nd__gj_set_generic; bench/bench_linalg.c's *_generic cases), and
+ * linalg/TUNING.md keeps the figures, including those of the variants removed under this rule
+ * (the float32 row kernel of orders 25..32, within 2-12% of k_gjw). */
 #define ND__M_INV (1u << 0)
 #define ND__M_ALL ((1u << 0) | (1u << 2) | (1u << 3)) /* ND_LK_INV, ND_LK_DET, ND_LK_SLOGDET */
 
 const nd__gj_plan_row nd__gj_plan_rows[] = {
-    /* inverse only: one thread per tiny matrix */
+    /* inverse only: one thread per tiny matrix (generic neighbour: the small kernel) */
     {ND__M_INV, ND_FLOAT32, 1, 8, 0, ND__GJ_TINY},
     {ND__M_INV, ND_FLOAT64, 1, 4, 0, ND__GJ_TINY},
     {ND__M_INV, ND_COMPLEX64, 1, 4, 0, ND__GJ_TINY},
     {ND__M_INV, ND_COMPLEX128, 1, 4, 0, ND__GJ_TINY},
-    /* inverse only, one warp per matrix: float64 on the tensor cores (sm_80 and later), else
-     * the one-warp kernel; float32 with rows in registers */
+    /* inverse only, one warp per matrix: float64 on the tensor cores (sm_80 and later; generic
+     * neighbour: k_gjw), else k_gjw, blocked by panels in register tiles (generic neighbour: the
+     * small kernel) */
     {ND__M_INV, ND_FLOAT64, 17, 32, 8, ND__GJ_TC},
-    {ND__M_INV, ND_FLOAT32, 25, 32, 0, ND__GJ_ROWS},
     {ND__M_INV, ND_FLOAT64, 17, 32, 0, ND__GJ_WARP},
-    /* every mode: several matrices per warp up to 32, one block per matrix up to 128 */
+    {ND__M_INV, ND_FLOAT32, 25, 32, 0, ND__GJ_WARP},
+    /* every mode: several matrices per warp up to 32, one block per matrix up to 128 (generic
+     * neighbour: cuBLAS / cuSOLVER) */
     {ND__M_ALL, ND_FLOAT32, 1, 32, 0, ND__GJ_SMALL},
     {ND__M_ALL, ND_FLOAT64, 1, 32, 0, ND__GJ_SMALL},
     {ND__M_ALL, ND_COMPLEX64, 1, 32, 0, ND__GJ_SMALL},
@@ -364,17 +372,21 @@ const nd__gj_plan_row nd__gj_plan_rows[] = {
 };
 const int nd__gj_plan_count = (int)(sizeof nd__gj_plan_rows / sizeof nd__gj_plan_rows[0]);
 
-static int nd__inv_tc_on = 1;
+static unsigned nd__gj_generic_mask = 0;
 
-int nd__linalg_set_inv_tc(int on) { return __atomic_exchange_n(&nd__inv_tc_on, on != 0, __ATOMIC_RELAXED); }
+unsigned nd__gj_set_generic(unsigned mask) {
+  return __atomic_exchange_n(&nd__gj_generic_mask, mask, __ATOMIC_RELAXED);
+}
+
+unsigned nd__gj_generic(void) { return __atomic_load_n(&nd__gj_generic_mask, __ATOMIC_RELAXED); }
 
 nd__gj_route nd__gj_plan(int mode, nd_dtype dt, int n, int cc_major) {
   if (mode < 0 || mode > 31) return ND__GJ_VENDOR;
-  const int tc = __atomic_load_n(&nd__inv_tc_on, __ATOMIC_RELAXED);
+  const unsigned skip = nd__gj_generic();
   for (int i = 0; i < nd__gj_plan_count; i++) {
     const nd__gj_plan_row *r = &nd__gj_plan_rows[i];
     if (!(r->modes >> mode & 1u) || r->dtype != dt || n < r->n_min || n > r->n_max || cc_major < r->cc_min) continue;
-    if (r->route == ND__GJ_TC && !tc) continue;
+    if (skip & ND__GJ_SKIP(r->route)) continue;
     return r->route;
   }
   return ND__GJ_VENDOR;

@@ -181,35 +181,6 @@ __device__ __forceinline__ void nd_sts_if(void *p, unsigned v, bool pred) {
                : "memory");
 }
 
-/* The device's global nanosecond clock (the same on every multiprocessor). */
-__device__ __forceinline__ unsigned long long nd_globaltimer(void) {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-/* Staggered start of a one-matrix-per-warp kernel's first wave: the warp of rank `rank` below
- * `resident` (the warps the device holds at once) waits stagger_ns * rank / resident before its
- * first loads, so that the wave's warps start spread over stagger_ns instead of waiting for DRAM
- * together and then passing through the same phases together (warp_gj.cu, row_gj.cu). */
-__device__ __forceinline__ void nd_stagger_start(int64_t rank, int resident, int stagger_ns) {
-  if (rank >= resident || stagger_ns <= 0) return;
-  const unsigned long long until =
-      nd_globaltimer() + (unsigned long long)stagger_ns * (unsigned long long)rank / (unsigned)resident;
-  while (nd_globaltimer() < until) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    __nanosleep(100);
-#endif
-  }
-}
-
-/* The stagger_ns a launch passes to nd_stagger_start: batches of one and a half waves or more
- * (`resident` warps a wave) gain from the spread start; one wave or less only waits longer
- * (measurements beside ND_GJT_STAGGER_NS and ND_ROW_STAGGER_NS). */
-static inline int nd_stagger_for(int64_t batch, int resident, int stagger_ns) {
-  return 2 * batch >= 3 * (int64_t)resident ? stagger_ns : 0;
-}
-
 /* Asks L2 for the 128-byte line holding p (global memory; no register result). */
 __device__ __forceinline__ void nd_prefetch_l2(const void *p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(p)));

@@ -231,10 +231,9 @@ START_TEST(test_inv_large_batch) {
   b = 1000;
   check_inv(ND_FLOAT32, 1, &b, 32);
   check_inv(ND_FLOAT64, 1, &b, 32);
-  /* float64 32 x 32 (warp_gj.cu) asks L2 for a later warp's matrix, some hundreds ahead, and
-   * staggers the first wave's start in batches of 1.5 waves or more (3168 matrices on a 132-SM
-   * H100): a batch past both, and every other matrix of one walked backwards (batch stride -2048
-   * elements) */
+  /* float64 32 x 32 (gj_tensor.cu) asks L2 for a later warp's matrix, a third of the resident warps
+   * ahead (704 on a 132-SM H100): a batch past several waves, and every other matrix of one
+   * walked backwards (batch stride -2048 elements) */
   b = 5000;
   check_inv(ND_FLOAT64, 1, &b, 32);
   {
@@ -255,25 +254,25 @@ START_TEST(test_inv_large_batch) {
   ck_assert_int_eq(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
   ck_assert_int_eq(nd_lk_inv_tc_ok(ND_FLOAT64, 32), major >= 8);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, major), major >= 8 ? ND__GJ_TC : ND__GJ_WARP);
-  ck_assert_int_eq(nd__linalg_set_inv_tc(0), 1);
+  ck_assert_uint_eq(nd__gj_set_generic(ND__GJ_SKIP(ND__GJ_TC)), 0);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, major), ND__GJ_WARP);
   check_inv(ND_FLOAT64, 1, &b, 32);
   b = 37;
   check_inv(ND_FLOAT64, 1, &b, 20);
-  ck_assert_int_eq(nd__linalg_set_inv_tc(1), 0);
+  ck_assert_uint_eq(nd__gj_set_generic(0), ND__GJ_SKIP(ND__GJ_TC));
   b = 50;
   check_inv(ND_FLOAT32, 1, &b, 128);
 }
 END_TEST
 
-/* float32 orders 25..32 (linalg/row_gj.cu): every order, and matrices whose pivots are beyond the
- * range its fast reciprocal is trusted in (2^-124..2^124), which are redone with divisions. */
-START_TEST(test_inv_float32_rows) {
+/* float32 orders 25..32 (gj_panels.cu's one-warp kernel k_gjw): every order, a batch of several
+ * waves, and matrices with pivots near the ends of float's range (3e-38 with subnormal entries,
+ * 3e37). */
+START_TEST(test_inv_float32_warp) {
   for (int64_t n = 25; n <= 32; n++) {
     int64_t b = 37;
     check_inv(ND_FLOAT32, 1, &b, n);
   }
-  /* batches of 1.5 waves or more start their first wave staggered (5544 matrices on a 132-SM H100) */
   int64_t big = 6000;
   check_inv(ND_FLOAT32, 1, &big, 32);
   check_inv(ND_FLOAT32, 1, &big, 29);
@@ -297,6 +296,72 @@ START_TEST(test_inv_float32_rows) {
     nd_array_release(a);
     nd_array_release(x);
   }
+}
+END_TEST
+
+/* det and slogdet of a batch of order n against the host's LU. */
+static void check_det(nd_dtype dt, int64_t batch, int64_t n) {
+  dc *h = rand_mats(batch, n, is_complex(dt));
+  for (int64_t e = 0; e < batch * n * n; e++) h[e] /= (double)n; /* keep det in range */
+  nd_array *a = upload(h, 3, SHAPE(batch, n, n), dt), *det = NULL, *sg = NULL, *lg = NULL;
+  ND_ASSERT_OK(nd_linalg_det(a, &det));
+  ND_ASSERT_OK(nd_linalg_slogdet(a, &sg, &lg));
+  dc *A = fetch(a), *D = fetch(det), *S = fetch(sg), *L = fetch(lg);
+  for (int64_t b = 0; b < batch; b++) {
+    const dc ref = hdet(A + b * n * n, n);
+    ck_assert_msg(cabs(D[b] - ref) / cabs(ref) < tol_of(dt, n) * 10, "det %s n=%lld matrix %lld: %g vs %g",
+                  nd_dtype_name(dt), (long long)n, (long long)b, creal(D[b]), creal(ref));
+    ck_assert(cabs(S[b] * exp(creal(L[b])) - ref) / cabs(ref) < tol_of(dt, n) * 10);
+  }
+  free(h);
+  free(A);
+  free(D);
+  free(S);
+  free(L);
+  nd_array_release(a);
+  nd_array_release(det);
+  nd_array_release(sg);
+  nd_array_release(lg);
+}
+
+/* Every row of the batched inverse's plan (linalg/plan.c) at both ends of its orders, under the
+ * normal plan and under each setting of the bench hook nd__gj_set_generic (each variant's generic
+ * neighbour, and the plain forms of the tensor-core kernel's prefetch and the lookahead kernel),
+ * so that every kernel instance the plan or a comparison can launch is checked. */
+START_TEST(test_inv_plan_rows) {
+  int dev = 0, major = 0;
+  ck_assert_int_eq(cudaGetDevice(&dev), cudaSuccess);
+  ck_assert_int_eq(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
+  const unsigned masks[] = {0,
+                            ND__GJ_SKIP(ND__GJ_TINY),
+                            ND__GJ_SKIP(ND__GJ_TC),
+                            ND__GJ_SKIP(ND__GJ_TC) | ND__GJ_SKIP(ND__GJ_WARP),
+                            ND__GJ_SKIP(ND__GJ_SMALL) | ND__GJ_SKIP(ND__GJ_MEDIUM),
+                            ND__GJ_PLAIN};
+  for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+    ck_assert_uint_eq(nd__gj_set_generic(masks[m]), 0);
+    for (int i = 0; i < nd__gj_plan_count; i++) {
+      const nd__gj_plan_row *r = &nd__gj_plan_rows[i];
+      if (major < r->cc_min) continue;
+      const int ends[2] = {r->n_min, r->n_max};
+      for (int e = 0; e < 2; e++) {
+        int64_t n = ends[e], batch = n <= 32 ? 37 : 5;
+        check_inv(r->dtype, 1, &batch, n);
+        if (r->modes & (1u << ND_LK_DET)) check_det(r->dtype, 4, n);
+      }
+    }
+    ck_assert_uint_eq(nd__gj_set_generic(0), masks[m]);
+  }
+  /* the plain lookahead comparison runs the barrier kernel's 128-wide float32 and float64
+   * instances: orders between the rows' ends too */
+  ck_assert_uint_eq(nd__gj_set_generic(ND__GJ_PLAIN), 0);
+  for (int d = 0; d < 2; d++) {
+    int64_t batch = 3;
+    check_inv(FLOATS[d], 1, &batch, 65);
+    check_inv(FLOATS[d], 1, &batch, 100);
+    check_det(FLOATS[d], 3, 100);
+  }
+  ck_assert_uint_eq(nd__gj_set_generic(0), ND__GJ_PLAIN);
 }
 END_TEST
 
@@ -2052,7 +2117,8 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_inv_zero_sizes);
   tcase_add_test(tc, test_inv_singular_checked_unchecked);
   tcase_add_test(tc, test_nan_inf_bounded);
-  tcase_add_test(tc, test_inv_float32_rows);
+  tcase_add_test(tc, test_inv_float32_warp);
+  tcase_add_test(tc, test_inv_plan_rows);
   tcase_add_test(tc, test_solve);
   tcase_add_test(tc, test_solve_broadcast_and_errors);
   tcase_add_test(tc, test_solve_randomised);

@@ -238,33 +238,62 @@ START_TEST(test_einsum_parse) {
 }
 END_TEST
 
-/* The batched inverse's plan: every (mode, dtype, order, capability) goes to one route, and the
- * kernel of that route accepts it (the launchers' own *_ok checks, which need no device except
- * the tensor-core one); the documented choices at the boundaries. */
+/* The route of (mode, dtype, n, cc) under the generic mask `mask` is one whose kernel accepts
+ * that order (the launchers' own *_ok checks, which need no device except the tensor-core one),
+ * and not one the mask leaves out. Plain tests with ck_abort_msg on failure: a ck_assert per
+ * call would cost a message to the forked runner's parent each, half a million of them. */
+static void check_route(unsigned mask, int mode, nd_dtype dt, int n, int cc) {
+  const int inv = mode == ND_LK_INV;
+  const nd__gj_route r = nd__gj_plan(mode, dt, n, cc);
+  int ok;
+  switch (r) {
+    case ND__GJ_TINY: ok = inv && nd_lk_inv_tiny_ok(dt, n); break;
+    case ND__GJ_TC: ok = inv && dt == ND_FLOAT64 && n > 16 && n <= 32 && cc >= 8; break;
+    case ND__GJ_WARP:
+      /* float64 takes the tensor cores from sm_80 on, unless they are left out */
+      ok = inv && nd_lk_inv_warp_ok(dt, n) && (dt == ND_FLOAT32 || cc < 8 || (mask & ND__GJ_SKIP(ND__GJ_TC)));
+      break;
+    case ND__GJ_SMALL: ok = n <= 32; break;
+    case ND__GJ_MEDIUM: ok = nd_lk_gj_medium_ok(dt, n); break;
+    case ND__GJ_VENDOR:
+      ok = n <= 32 ? (mask & ND__GJ_SKIP(ND__GJ_SMALL)) != 0
+                   : !nd_lk_gj_medium_ok(dt, n) || (mask & ND__GJ_SKIP(ND__GJ_MEDIUM));
+      break;
+    default: ok = 0; break;
+  }
+  if (r != ND__GJ_VENDOR && (mask & ND__GJ_SKIP(r))) ok = 0;
+  if (!ok)
+    ck_abort_msg("%s n=%d mode %d cc %d mask 0x%x: route %d", nd_dtype_name(dt), n, mode, cc, mask, (int)r);
+}
+
+/* The batched inverse's plan: every (mode, dtype, order, capability) goes to one route whose
+ * kernel accepts it, under the normal plan and every combination of routes left out by the bench
+ * hook (each variant's generic neighbour); every row of the table is the first match for its own
+ * orders (none is dead); the documented choices at the boundaries. */
 START_TEST(test_gj_plan) {
   static const nd_dtype dts[] = {ND_FLOAT32, ND_FLOAT64, ND_COMPLEX64, ND_COMPLEX128};
   static const int modes[] = {ND_LK_INV, ND_LK_DET, ND_LK_SLOGDET};
-  for (size_t d = 0; d < 4; d++)
-    for (size_t m = 0; m < 3; m++)
-      for (int cc = 6; cc <= 10; cc++)
-        for (int n = 1; n <= 300; n++) {
-          const nd_dtype dt = dts[d];
-          const int mode = modes[m], inv = mode == ND_LK_INV;
-          const nd__gj_route r = nd__gj_plan(mode, dt, n, cc);
-          const char *what = nd_dtype_name(dt);
-          switch (r) {
-            case ND__GJ_TINY: ck_assert_msg(inv && nd_lk_inv_tiny_ok(dt, n), "%s n=%d mode %d: tiny", what, n, mode); break;
-            case ND__GJ_TC:
-              ck_assert_msg(inv && dt == ND_FLOAT64 && n > 16 && n <= 32 && cc >= 8, "%s n=%d cc %d: tc", what, n, cc);
-              break;
-            case ND__GJ_ROWS: ck_assert_msg(inv && nd_lk_inv_rows_ok(dt, n), "%s n=%d mode %d: rows", what, n, mode); break;
-            case ND__GJ_WARP: ck_assert_msg(inv && nd_lk_inv_warp_ok(dt, n) && cc < 8, "%s n=%d: warp", what, n); break;
-            case ND__GJ_SMALL: ck_assert_msg(n <= 32, "%s n=%d: small", what, n); break;
-            case ND__GJ_MEDIUM: ck_assert_msg(nd_lk_gj_medium_ok(dt, n), "%s n=%d: medium", what, n); break;
-            case ND__GJ_VENDOR: ck_assert_msg(n > 32 && !nd_lk_gj_medium_ok(dt, n), "%s n=%d: vendor", what, n); break;
-            default: ck_abort_msg("%s n=%d: route %d", what, n, (int)r);
-          }
-        }
+  static const nd__gj_route skippable[] = {ND__GJ_TINY, ND__GJ_TC, ND__GJ_WARP, ND__GJ_SMALL, ND__GJ_MEDIUM};
+  for (unsigned sub = 0; sub < 32u; sub++) {
+    unsigned mask = 0;
+    for (int k = 0; k < 5; k++)
+      if (sub >> k & 1u) mask |= ND__GJ_SKIP(skippable[k]);
+    ck_assert_uint_eq(nd__gj_set_generic(mask), 0);
+    for (size_t d = 0; d < 4; d++)
+      for (size_t m = 0; m < 3; m++)
+        for (int cc = 6; cc <= 10; cc++)
+          for (int n = 1; n <= 300; n++) check_route(mask, modes[m], dts[d], n, cc);
+    ck_assert_uint_eq(nd__gj_set_generic(0), mask);
+  }
+  /* every row is reached: at its least capability, in the last of its modes, at both ends */
+  for (int i = 0; i < nd__gj_plan_count; i++) {
+    const nd__gj_plan_row *r = &nd__gj_plan_rows[i];
+    int mode = 0;
+    for (int k = 0; k < 32; k++)
+      if (r->modes >> k & 1u) mode = k;
+    ck_assert_msg(nd__gj_plan(mode, r->dtype, r->n_min, r->cc_min) == r->route, "row %d at n = %d", i, r->n_min);
+    ck_assert_msg(nd__gj_plan(mode, r->dtype, r->n_max, r->cc_min) == r->route, "row %d at n = %d", i, r->n_max);
+  }
   /* boundaries */
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 8, 9), ND__GJ_TINY);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 9, 9), ND__GJ_SMALL);
@@ -276,7 +305,9 @@ START_TEST(test_gj_plan) {
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, 7), ND__GJ_WARP);
   ck_assert_int_eq(nd__gj_plan(ND_LK_SLOGDET, ND_FLOAT64, 32, 9), ND__GJ_SMALL);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 24, 9), ND__GJ_SMALL);
-  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 25, 9), ND__GJ_ROWS);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 25, 9), ND__GJ_WARP);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 32, 7), ND__GJ_WARP);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_DET, ND_FLOAT32, 32, 9), ND__GJ_SMALL);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 33, 9), ND__GJ_MEDIUM);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 128, 9), ND__GJ_MEDIUM);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 129, 9), ND__GJ_VENDOR);
@@ -284,11 +315,23 @@ START_TEST(test_gj_plan) {
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_COMPLEX128, 65, 9), ND__GJ_VENDOR);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT16, 8, 9), ND__GJ_VENDOR);
   ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 8, 9), ND__GJ_VENDOR);
-  /* the test hook leaves out the tensor-core rows */
-  ck_assert_int_eq(nd__linalg_set_inv_tc(0), 1);
+  /* the bench hook: each variant's generic neighbour; the plain forms leave the plan alone */
+  ck_assert_uint_eq(nd__gj_set_generic(ND__GJ_SKIP(ND__GJ_TC)), 0);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, 9), ND__GJ_WARP);
-  ck_assert_int_eq(nd__linalg_set_inv_tc(1), 0);
+  nd__gj_set_generic(ND__GJ_SKIP(ND__GJ_TC) | ND__GJ_SKIP(ND__GJ_WARP));
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, 9), ND__GJ_SMALL);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 32, 9), ND__GJ_SMALL);
+  nd__gj_set_generic(ND__GJ_SKIP(ND__GJ_TINY));
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 8, 9), ND__GJ_SMALL);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_COMPLEX128, 4, 9), ND__GJ_SMALL);
+  nd__gj_set_generic(ND__GJ_SKIP(ND__GJ_MEDIUM));
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 128, 9), ND__GJ_VENDOR);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_DET, ND_FLOAT64, 100, 9), ND__GJ_VENDOR);
+  ck_assert_uint_eq(nd__gj_set_generic(ND__GJ_PLAIN), ND__GJ_SKIP(ND__GJ_MEDIUM));
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, 9), ND__GJ_TC);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT32, 128, 9), ND__GJ_MEDIUM);
+  ck_assert_uint_eq(nd__gj_set_generic(0), ND__GJ_PLAIN);
+  ck_assert_uint_eq(nd__gj_generic(), 0);
 }
 END_TEST
 

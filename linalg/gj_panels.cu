@@ -1,8 +1,9 @@
 /* Batched Gauss-Jordan for medium matrices (32 < n <= 128: inverse, det, slogdet), and the
- * inverse of float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp per matrix at TN = 32 (k_gjw)
- * on devices without float64 tensor cores (or in tests with nd__linalg_set_inv_tc(0); warp_gj.cu otherwise).
+ * inverse of float32 24 < n <= 32 and float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp per
+ * matrix at TN = 32 (k_gjw; float64 on devices without float64 tensor cores, gj_tensor.cu's kernel
+ * otherwise).
  *
- * Algorithm. The in-place Gauss-Jordan of small_gj.cu (implicit row pivoting: rows never
+ * Algorithm. The in-place Gauss-Jordan of gj_group.cu (implicit row pivoting: rows never
  * move; the pivot of step k is the unused row with the largest |a[r][k]|, ties to the lowest
  * row; results land in row s_r / column p_k), blocked by panels of B columns. One warp, the
  * panel warp, runs the B steps of a panel on the TN x B panel alone (its pivot search is one
@@ -123,7 +124,7 @@ __device__ __forceinline__ void nd_gjb_piv_init(nd_gjb_piv<T> &ps, int n, int la
  * panel's final columns W in pw and in s_wt (B x TN, transposed), the pivot rows in piv, the
  * bit q of pivm set when row lane + 32 q was one of them, and p_k / s_r in s_perm / s_step.
  * A pivot row is not scaled when chosen: its slot k becomes 1 and the scale 1/pivot is applied
- * once at the end (the later updates are homogeneous in the row, as in small_gj.cu). */
+ * once at the end (the later updates are homogeneous in the row, as in gj_group.cu). */
 template <typename T, int TN, int B>
 __device__ __forceinline__ void nd_gjb_factor(T (&pw)[TN / 32][B], nd_gjb_piv<T> &ps, int (&piv)[B],
                                               unsigned &pivm, int k0, int n, bool detmode, int lane,
@@ -287,7 +288,7 @@ __device__ __forceinline__ void nd_gjb_post(const T (&w)[RT][CT], int (&st)[RT],
 }
 
 /* The rank-B update of the tile from W (s_wt, B x TN) and the pivot rows (s_prow). */
-template <typename T, int TN, int RT, int CT, int B>
+template <typename T, int TN, int RT, int CT, int B, int UNR = 1>
 __device__ __forceinline__ void nd_gjb_update(T (&w)[RT][CT], const int (&st)[RT], const T *s_wt,
                                               const T *s_prow, int ry, int cx) {
   constexpr int V = 16 / (int)sizeof(T);
@@ -297,9 +298,10 @@ __device__ __forceinline__ void nd_gjb_update(T (&w)[RT][CT], const int (&st)[RT
 #pragma unroll
       for (int j = 0; j < CT; j++) w[i][j] = nd_zero<T>();
     }
-  /* not unrolled: each step has RT x CT independent multiply-adds, and a full unroll lets the
-   * compiler hoist every step's loads, which spills the tile */
-#pragma unroll 1
+  /* not unrolled (UNR 1) or by two: each step has RT x CT independent multiply-adds, and a full
+   * unroll lets the compiler hoist every step's loads, which spills the tile; k_gjw's float32
+   * tile (4 x 8) takes two steps at a time (linalg/TUNING.md) */
+#pragma unroll UNR
   for (int t = 0; t < B; t++) {
     T a[RT], c[CT];
     nd_ld(a, s_wt + t * TN + RT * ry);
@@ -404,7 +406,7 @@ struct nd_bar_warp {
   static __device__ __forceinline__ void sync() { __syncwarp(); }
 };
 
-template <typename T, int TN, int RT, int CT, int B, bool STASH, class Bar>
+template <typename T, int TN, int RT, int CT, int B, bool STASH, class Bar, int UNR = 1>
 __device__ __forceinline__ void nd_gjb_pass(T (&w)[RT][CT], nd_gjb_piv<T> &ps, int n, bool detmode,
                                             bool panel_warp, int lane, int ry, int cx, T *s_stage,
                                             T *s_pan, T *s_wt, T *s_prow, int *s_perm, int *s_step) {
@@ -445,7 +447,7 @@ __device__ __forceinline__ void nd_gjb_pass(T (&w)[RT][CT], nd_gjb_piv<T> &ps, i
         int st[RT];
         nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step, s_prow, k0, ry, cx);
         Bar::sync();
-        nd_gjb_update<T, TN, RT, CT, B>(w, st, s_wt, s_prow, ry, cx);
+        nd_gjb_update<T, TN, RT, CT, B, UNR>(w, st, s_wt, s_prow, ry, cx);
         if (cx == kc) nd_gjb_take_w<T, TN, RT, CT, B>(w, s_wt, ry, s * B);
         if (Bar::kWarp) Bar::sync();
       }
@@ -620,6 +622,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
   const int ry = lane / NC, cx = lane % NC;
   const int n = p.n;
   constexpr bool detmode = false; /* inverse only (nd_lk_inv_warp_ok) */
+  constexpr int UNR = sizeof(T) == 4 ? 2 : 1;
 
   for (int64_t b = (int64_t)blockIdx.x * WPB + warp; b < p.batch; b += (int64_t)gridDim.x * WPB) {
     s_step[lane] = -1;
@@ -627,7 +630,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
     nd_gjb_load<T, TN, RT, CT>(w, p, b, ry, cx);
     nd_gjb_piv<T> ps;
     nd_gjb_piv_init<T, TN>(ps, n, lane);
-    nd_gjb_pass<T, TN, RT, CT, B, false, nd_bar_warp>(w, ps, n, detmode, true, lane, ry, cx, s_stage, s_pan,
+    nd_gjb_pass<T, TN, RT, CT, B, false, nd_bar_warp, UNR>(w, ps, n, detmode, true, lane, ry, cx, s_stage, s_pan,
                                                            s_wt, s_prow, s_perm, s_step);
     nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
     if (lane == 0) nd_gjb_results<T>(p, b, ps);
@@ -683,15 +686,19 @@ extern "C" int nd_lk_gj_medium_ok(int dtype, int n) {
 }
 
 extern "C" int nd_lk_inv_warp_ok(int dtype, int n) {
-  return dtype == 11 && n > 16 && n <= 32;
+  return (dtype == 10 && n > 24 && n <= 32) || (dtype == 11 && n > 16 && n <= 32);
 }
 
 /* Instances, each the fastest of those measured for its dtype and size (linalg/TUNING.md):
  * float32 TN = 128 and float64 TN = 128 the lookahead kernel with 8 x 8 tiles; float32 TN = 64
  * the barrier kernel with 8 x 8 tiles; the other eight- and sixteen-byte instances the barrier
  * kernel with 8 x 4 tiles (512 threads) and panels of 4. TN = 32, inverse only
- * (nd_lk_inv_warp_ok): k_gjw, one warp per matrix, float64 with 8 x 4 tiles, four warps per
- * block, the kernel of devices before sm_80 (warp_gj.cu's tensor-core kernel otherwise). */
+ * (nd_lk_inv_warp_ok): k_gjw, one warp per matrix; float32 with 4 x 8 tiles, one warp per block
+ * and 28 blocks per SM (72 registers), float64 with 8 x 4 tiles and four warps per block.
+ *
+ * p->plain (a comparison only): float32 and float64 TN = 128 take the barrier kernel with the
+ * generic 8 x 4 tiles instead of the lookahead kernel, the neighbour that the lookahead kernel
+ * has to beat by 15% on every GPU it is tuned for (linalg/plan.c). */
 extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (p->batch == 0) return ND_OK;
@@ -699,15 +706,18 @@ extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   if (!warp && (!nd_lk_gj_medium_ok(p->dtype, p->n) || p->mode == ND_LK_SOLVE))
     return nd__error(ND_ERR_INTERNAL, "nd_lk_gj_medium: unsupported n = %d, dtype %d, mode %d", p->n,
                      p->dtype, p->mode);
-  if (warp) return nd_gjw_launch<double, 8, 4, 4, 4, 4>(p, st);
+  if (warp)
+    return p->dtype == 10 ? nd_gjw_launch<float, 4, 8, 4, 1, 28>(p, st) : nd_gjw_launch<double, 8, 4, 4, 4, 4>(p, st);
   const bool small = p->n <= 64;
   switch (p->dtype) {
     case 10:
-      return small ? nd_gjb_launch_sync<float, 64, 8, 8, 8, 8, false>(p, st)
-                   : nd_gjb_launch_la<float, 128, 8, 2>(p, st);
+      if (small) return nd_gjb_launch_sync<float, 64, 8, 8, 8, 8, false>(p, st);
+      return p->plain ? nd_gjb_launch_sync<float, 128, 8, 4, 4, 1, false>(p, st)
+                      : nd_gjb_launch_la<float, 128, 8, 2>(p, st);
     case 11:
-      return small ? nd_gjb_launch_sync<double, 64, 4, 4, 4, 2, false>(p, st)
-                   : nd_gjb_launch_la<double, 128, 8, 1>(p, st);
+      if (small) return nd_gjb_launch_sync<double, 64, 4, 4, 4, 2, false>(p, st);
+      return p->plain ? nd_gjb_launch_sync<double, 128, 8, 4, 4, 1, true>(p, st)
+                      : nd_gjb_launch_la<double, 128, 8, 1>(p, st);
     case 12:
       return small ? nd_gjb_launch_sync<nd_c64, 64, 4, 4, 4, 2, false>(p, st)
                    : nd_gjb_launch_sync<nd_c64, 128, 8, 4, 4, 1, true>(p, st);

@@ -21,8 +21,9 @@
  * for F order their columns) from 32 distinct banks. Inverses go back through the same stage,
  * transposed (column c of the result at stage row c), which keeps the scattered result stores
  * of a group in distinct banks and the coalesced read-out conflict-free. Other layouts are read
- * and written element by element with their strides. Optionally (ND_GJ_PREFETCH) each warp asks
- * L2 for its next stretch while it computes, so that the next load does not wait on DRAM.
+ * and written element by element with their strides. Where the grid loops over the batch, each
+ * warp asks L2 for its next stretch while it computes, so that the next load does not wait on
+ * DRAM.
  *
  * Algorithm. In-place Gauss-Jordan with implicit row pivoting: at step k the group picks the
  * unused row with the largest |a[r][k]| (a butterfly max over 32-bit keys, see nd_pivot_key,
@@ -50,11 +51,6 @@ namespace {
 
 constexpr int ND_GJ_WPB = 4; /* warps per block */
 
-/* Kernel options (bits of the flags argument). */
-enum { ND_GJ_PREFETCH = 1, ND_GJ_STREAM_STORE = 2 };
-/* Grid sizes: one block per WPB * M matrices (one pass); the resident blocks, which loop over
- * the batch; the fewest blocks, at most the resident ones, that need as many passes. */
-enum { ND_GJ_GRID_ONE_PASS = 0, ND_GJ_GRID_RESIDENT = 1, ND_GJ_GRID_BALANCED = 2 };
 
 template <typename T>
 struct nd_gj_is_cplx {
@@ -181,8 +177,7 @@ __device__ __forceinline__ void nd_gj_stage_in(T *st, const T *g, int count, int
 /* The transposed stage (element (m, i, j) at m MP + j P + i) to count consecutive elements of
  * global memory (C order), in order by the whole warp. */
 template <typename T, int V>
-__device__ __forceinline__ void nd_gj_stage_out(const T *st, T *g, int count, int n, int P, int MP, int lane,
-                                                bool stream) {
+__device__ __forceinline__ void nd_gj_stage_out(const T *st, T *g, int count, int n, int P, int MP, int lane) {
   typedef typename nd_gj_vt<T, V>::type VT;
   const int nv = count / V;
   nd_gj_walk w = nd_gj_walk_init(lane * V, 32 * V, n);
@@ -194,12 +189,7 @@ __device__ __forceinline__ void nd_gj_stage_out(const T *st, T *g, int count, in
     for (int t = 0; t < V; t++) e[t] = s[t * P];
     VT o;
     memcpy(&o, e, sizeof o);
-    if constexpr (V > 1) {
-      if (stream) __stcs((uint4 *)&gv[v], o);
-      else gv[v] = o;
-    } else {
-      gv[v] = o;
-    }
+    gv[v] = o;
     nd_gj_walk_step(w, n);
   }
 }
@@ -222,25 +212,17 @@ __device__ __forceinline__ void nd_sts_scalar_if(T *p, T v, bool pred) {
   }
 }
 
-/* A pivot row into the broadcast buffer pb (16-byte aligned) with PW-byte stores (8 or 16),
- * where pred holds. 16-byte stores need the row in aligned register quads, which costs moves
- * when the register allocator has not kept them so. */
-template <typename T, int NM, int PW>
+/* A pivot row into the broadcast buffer pb (16-byte aligned) with 8-byte stores, where pred
+ * holds. 16-byte stores would need the row in aligned register quads, which costs moves when the
+ * register allocator has not kept them so. */
+template <typename T, int NM>
 __device__ __forceinline__ void nd_row_put_if(T *pb, const T (&w)[NM], bool pred) {
   static_assert(NM * sizeof(T) % 16 == 0, "rows are whole 16-byte vectors");
-  if constexpr (PW == 16) {
-    constexpr int V = NM * (int)sizeof(T) / 16;
-    uint4 v[V];
-    memcpy(v, w, sizeof v);
+  constexpr int V = NM * (int)sizeof(T) / 8;
+  uint2 v[V];
+  memcpy(v, w, sizeof v);
 #pragma unroll
-    for (int q = 0; q < V; q++) nd_sts_if((uint4 *)pb + q, v[q], pred);
-  } else {
-    constexpr int V = NM * (int)sizeof(T) / 8;
-    uint2 v[V];
-    memcpy(v, w, sizeof v);
-#pragma unroll
-    for (int q = 0; q < V; q++) nd_sts_if((uint2 *)pb + q, v[q], pred);
-  }
+  for (int q = 0; q < V; q++) nd_sts_if((uint2 *)pb + q, v[q], pred);
 }
 
 /* w[q][j] -= f[q] * pb[j] for every row q and every j except k, reading pb (the broadcast
@@ -273,22 +255,20 @@ __device__ __forceinline__ T nd_rows_axpy(T (&w)[RPT][NM], const T (&f)[RPT], co
  * takes for addresses, keys, the pivot row in flight and the loads it hoists; with less it
  * spills inside the step loop (ptxas -v, sm_90); within that, as many blocks as the register
  * file holds. */
-template <typename T, int NM, int RPT, int MINB, bool DETM>
+template <typename T, int NM, int RPT, bool DETM>
 constexpr int nd_gj_min_blocks() {
-  if (MINB > 0) return MINB;
   constexpr int want = RPT * NM * (int)sizeof(T) / 4 + (nd_gj_is_cplx<T>::value ? 128 : 96) + (DETM ? 32 : 0);
   constexpr int regs = want > 255 ? 256 : (want + 7) / 8 * 8;
   constexpr int b = 65536 / (ND_GJ_WPB * 32 * regs);
   return b < 1 ? 1 : b > 8 ? 8 : b;
 }
 
-/* T, NM, RPT: see the top of the file; MINB: resident blocks asked of the register allocator
- * (0: nd_gj_min_blocks' estimate); PW: bytes per store of the pivot row; DETM: det/slogdet;
- * GATE: skip the stores of a row slot that holds no pivot anywhere in the warp (a vote and a
+/* T, NM, RPT: see the top of the file; DETM: det/slogdet. With several rows per thread, the
+ * stores of a row slot that holds no pivot anywhere in the warp are skipped (a vote and a
  * uniform branch per slot). */
-template <typename T, int NM, int RPT, int MINB, int PW, bool DETM, bool GATE>
-__global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, MINB, DETM>())
-    k_gj_small(nd_lk_gj p, int flags) {
+template <typename T, int NM, int RPT, bool DETM>
+__global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, DETM>())
+    k_gj_small(nd_lk_gj p) {
   typedef typename nd_real_of<T>::type R;
   typedef nd_gj_layout<T, NM> L;
   constexpr int G = NM / RPT;
@@ -366,7 +346,7 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, M
       }
     }
     /* The next stretch of this warp into L2 while this one computes. */
-    if ((flags & ND_GJ_PREFETCH) && (a_c || a_f)) {
+    if (a_c || a_f) {
       const int64_t nb0 = b0 + per_pass;
       if (nb0 < p.batch) {
         const int64_t cnt = p.batch - nb0 < M ? p.batch - nb0 : M;
@@ -419,10 +399,10 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, M
 #pragma unroll
       for (int q = 0; q < RPT; q++) {
         piv[q] = prow == r + G * q;
-        if (GATE && RPT > 1) {
-          if (__any_sync(0xffffffffu, piv[q])) nd_row_put_if<T, NM, PW>(pb, w[q], piv[q]);
+        if (RPT > 1) {
+          if (__any_sync(0xffffffffu, piv[q])) nd_row_put_if<T, NM>(pb, w[q], piv[q]);
         } else {
-          nd_row_put_if<T, NM, PW>(pb, w[q], piv[q]);
+          nd_row_put_if<T, NM>(pb, w[q], piv[q]);
         }
       }
       if (DETM) {
@@ -440,7 +420,7 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, M
       const T pk = nd_rows_axpy<T, NM, RPT>(w, f, pb, k);
       fail = (fail == 0 && nd_is_zero(pk)) ? k + 1 : fail;
       if (DETM) {
-        det = det * nd_phase(pk); /* phases only: the product itself can overflow (medium_gj.cu) */
+        det = det * nd_phase(pk); /* phases only: the product itself can overflow (gj_panels.cu) */
         logabs += log(nd_abs(pk));
       }
 #pragma unroll
@@ -485,11 +465,10 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, M
       __syncwarp();
       T *X = (T *)p.x.data;
       const bool x_dense = p.x.bs == nn && p.x.rs == n && p.x.cs == 1;
-      const bool stream = (flags & ND_GJ_STREAM_STORE) != 0;
       if (x_dense) {
         if (n % VEC == 0 && ((uintptr_t)X & 15) == 0)
-          nd_gj_stage_out<T, VEC>(wstage, X + b0 * nn, mc * nn, n, P, MP, lane, stream);
-        else nd_gj_stage_out<T, 1>(wstage, X + b0 * nn, mc * nn, n, P, MP, lane, stream);
+          nd_gj_stage_out<T, VEC>(wstage, X + b0 * nn, mc * nn, n, P, MP, lane);
+        else nd_gj_stage_out<T, 1>(wstage, X + b0 * nn, mc * nn, n, P, MP, lane);
       } else if (valid) {
         const float rn = 1.0f / (float)n;
         for (int e = r; e < nn; e += G) {
@@ -532,20 +511,21 @@ __global__ void __launch_bounds__(ND_GJ_WPB * 32, nd_gj_min_blocks<T, NM, RPT, M
   }
 }
 
-/* Blocks for a launch: see the ND_GJ_GRID_* policies. */
-template <typename T, int NM, int RPT, int MINB, int PW, bool DETM, bool GATE>
-nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st, int flags, int policy) {
+/* Blocks for a launch: one per WPB * M matrices (one_pass), or the resident blocks, which loop
+ * over the batch. */
+template <typename T, int NM, int RPT, bool DETM>
+nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st, bool one_pass) {
   constexpr int M = 32 / (NM / RPT);
   const size_t smem = nd_gj_smem<T, NM, RPT>(p->n);
-  void (*kern)(nd_lk_gj, int) = k_gj_small<T, NM, RPT, MINB, PW, DETM, GATE>;
+  void (*kern)(nd_lk_gj) = k_gj_small<T, NM, RPT, DETM>;
   /* the opt-in for blocks above 48 KiB (at most the n = NM size) and the largest carveout */
-  ND_TRY((nd_k_smem_once<k_gj_small<T, NM, RPT, MINB, PW, DETM, GATE>>(nd_gj_smem<T, NM, RPT>(NM), true)));
+  ND_TRY((nd_k_smem_once<k_gj_small<T, NM, RPT, DETM>>(nd_gj_smem<T, NM, RPT>(NM), true)));
   int dev = 0;
   ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
   const int64_t per_block = (int64_t)ND_GJ_WPB * M;
   int64_t want = (p->batch + per_block - 1) / per_block;
   int64_t cap = (int64_t)nd_k_sm_count() * 64;
-  if (policy != ND_GJ_GRID_ONE_PASS) {
+  if (!one_pass) {
     /* resident blocks per multiprocessor, cached per instance, device (the first 8) and n */
     static int occ[8][33];
     int per_sm = 0;
@@ -556,28 +536,19 @@ nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st, int flags, int policy
       if (dev < 8) __atomic_store_n(&occ[dev][p->n], per_sm, __ATOMIC_RELAXED);
     }
     cap = (int64_t)nd_k_sm_count() * per_sm;
-    if (policy == ND_GJ_GRID_BALANCED && want > cap) {
-      const int64_t passes = (want + cap - 1) / cap;
-      cap = (want + passes - 1) / passes;
-    }
   }
   if (want > cap) want = cap;
   if (want < 1) want = 1;
-  nd_k_launch<k_gj_small<T, NM, RPT, MINB, PW, DETM, GATE>>((unsigned)want, ND_GJ_WPB * 32, smem, st, *p, flags);
+  nd_k_launch<k_gj_small<T, NM, RPT, DETM>>((unsigned)want, ND_GJ_WPB * 32, smem, st, *p);
   return ND_K_LAUNCHED();
 }
 
-/* Options of every launch; the alternatives (no prefetch, one-pass or balanced grid, streaming
- * stores) were measured only for an instance no longer used (linalg/TUNING.md), so the
- * comparison is worth repeating for the current ones. */
-constexpr int ND_GJ_FLAGS = ND_GJ_PREFETCH;
-constexpr int ND_GJ_POLICY = ND_GJ_GRID_RESIDENT;
-
 /* The grid of an instance's inverse and solve launches: one pass for float32 NM = 24, where it
- * measured faster, the resident grid elsewhere (a tie or faster; linalg/TUNING.md). */
+ * measured faster, the resident grid elsewhere (a tie or faster; linalg/TUNING.md), as for det
+ * and slogdet. */
 template <typename T, int NM>
-constexpr int nd_gj_policy() {
-  return sizeof(T) == 4 && NM == 24 ? ND_GJ_GRID_ONE_PASS : ND_GJ_POLICY;
+constexpr bool nd_gj_one_pass() {
+  return sizeof(T) == 4 && NM == 24;
 }
 
 /* Rows per thread of the inverse and solve instances, so that the per-step overhead is shared
@@ -597,8 +568,8 @@ template <typename T, int NM>
 nd_status nd_gj_run(const nd_lk_gj *p, cudaStream_t st) {
   constexpr int RPT = nd_gj_rpt<T, NM>();
   if (p->mode == ND_LK_DET || p->mode == ND_LK_SLOGDET)
-    return nd_gj_launch<T, NM == 24 ? 32 : NM, 1, 0, 8, true, false>(p, st, ND_GJ_FLAGS, ND_GJ_POLICY);
-  return nd_gj_launch<T, NM, RPT, 0, 8, false, (RPT > 1)>(p, st, ND_GJ_FLAGS, nd_gj_policy<T, NM>());
+    return nd_gj_launch<T, NM == 24 ? 32 : NM, 1, true>(p, st, false);
+  return nd_gj_launch<T, NM, RPT, false>(p, st, nd_gj_one_pass<T, NM>());
 }
 
 /* NM, the padded size: the power of two >= n, at least 4, or 24 for float32 n in 17..24 (three

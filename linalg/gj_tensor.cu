@@ -2,7 +2,7 @@
  * per matrix, the trailing updates on the float64 tensor cores (mma.sync m16n8k4 on sm_90, m8n8k4
  * on sm_80).
  *
- * Why. The one-warp register-tile kernel (medium_gj.cu's k_gjw, a 4 x 8 or 8 x 4 tile per lane)
+ * Why. The one-warp register-tile kernel (gj_panels.cu's k_gjw, a 4 x 8 or 8 x 4 tile per lane)
  * spends five to six instructions per useful multiply-add in float64: every rank-4 update reads
  * 12 operands per step from shared memory and issues 128 fused multiply-adds per lane, and its
  * profile (H100, 10000 matrices) shows the issue slots and the shared-memory pipe as the limits,
@@ -15,7 +15,7 @@
  * holds, in block (I, J), the elements (8 I + g, 8 J + 2 c + h), h = 0, 1 (acc[I][J][h]): rows
  * g, g + 8, g + 16, g + 24 and columns 2c, 2c + 1 of each 8-column block.
  *
- * Algorithm. In-place Gauss-Jordan with implicit row pivoting as in small_gj.cu (rows never
+ * Algorithm. In-place Gauss-Jordan with implicit row pivoting as in gj_group.cu (rows never
  * move; the pivot of step k is the unused row with the largest |a[r][k]|; result row r lands in
  * output row s_r, column k in output column p_k), blocked by panels of 4 columns, with pivot
  * rows left unscaled until the end (each output row is multiplied by its pivot's reciprocal
@@ -39,9 +39,8 @@
  * (nd_gjt_launch); past the grid's limit a warp loops, and then the next matrix's loads are
  * issued as soon as the current one is staged, so they are in flight while its result is stored.
  * Each warp also asks L2 for the matrix of a warp that starts about a third of a matrix's time
- * later (ND_GJT_AHEAD), so that only the first wave waits for DRAM on its loads, and in large
- * batches the first wave's warps start one after another over about a matrix's time
- * (ND_GJT_STAGGER_NS).
+ * later (ND_GJT_AHEAD, a fraction of the warps the device holds at once), so that only the first
+ * wave waits for DRAM on its loads.
  * Results are scattered into a per-warp stage (rows 34 doubles apart) and leave with coalesced
  * 16-byte stores. The panel buffers share the stage's space (idle until the end).
  *
@@ -61,8 +60,8 @@ constexpr int ND_GJT_WPB = 4; /* warps per block */
 
 /* d += a * b and e += a' * b for the 8 x 8 blocks (I, J) and (I + 1, J): A fragments (row g, k c)
  * of blocks I and I + 1, B fragment (k c, column g), accumulators (row g, columns 2c, 2c + 1).
- * One m16n8k4 on sm_90 (bit for bit the same results as two m8n8k4, H100 10000 / 40000
- * matrices 102.6 / 334.2 us against 106.3 / 350.1, interleaved), two m8n8k4 before it. */
+ * One m16n8k4 on sm_90 (bit for bit the same results as two m8n8k4, and faster:
+ * linalg/TUNING.md), two m8n8k4 before it. */
 __device__ __forceinline__ void nd_dmma2(double (&d)[2], double (&e)[2], double a, double a1, double b) {
 #if __CUDA_ARCH__ >= 900
   asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
@@ -80,8 +79,8 @@ __device__ __forceinline__ void nd_dmma2(double (&d)[2], double (&e)[2], double 
 
 /* 1 / x: the hardware estimate and two Newton steps (within an ulp, no call) for the usual
  * range; zero, tiny, huge and non-finite pivots (the same on every lane, so the branch is
- * uniform) take the division instead. The estimate does not wait for the range test (H100,
- * 10000 / 40000 matrices: 99.6 / 327.6 us against 101.0 / 332.3 testing first). */
+ * uniform) take the division instead. The estimate does not wait for the range test (faster
+ * than testing first: linalg/TUNING.md). */
 __device__ __forceinline__ double nd_gjt_recip(double x) {
   double r;
   asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
@@ -129,8 +128,7 @@ __device__ __forceinline__ void nd_gjt_load_pair(double (&v)[2], const nd_lk_gj 
 }
 
 template <int MINB>
-__global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64_t ahead, int resident,
-                                                                 int stagger_ns) {
+__global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64_t ahead) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   typedef nd_gjt_smem S;
   constexpr int FP = S::FP;
@@ -161,10 +159,9 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
       for (int J = 0; J < 4; J++) nd_gjt_load_pair(acc[I][J], p, A0 + bb * p.a.bs, 8 * I + g, 8 * J + 2 * c, vec);
   };
   int64_t b = (int64_t)blockIdx.x * ND_GJT_WPB + warp;
-  nd_stagger_start(b, resident, stagger_ns); /* the first wave only (ND_GJT_STAGGER_NS) */
   if (b < p.batch) load(b);
   for (; b < p.batch; b += stride) {
-    if (vec && b + ahead < p.batch) { /* the matrix `ahead` places on, into L2 (nd_gjt_launch) */
+    if (vec && ahead > 0 && b + ahead < p.batch) { /* the matrix `ahead` places on, into L2 (nd_gjt_launch) */
       const double *q = A0 + (b + ahead) * p.a.bs;
       nd_prefetch_l2(q + 16 * lane);
       nd_prefetch_l2(q + 512 + 16 * lane);
@@ -232,7 +229,7 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
         /* 3. post the pivot rows as of the panel's start */
         {
           /* bit r of any: row r is one of the panel's pivots; of lo / hi: bits 0 / 1 of its step
-           * (no branches: a chain of compares per row took 1.5% more time) */
+           * (no branches: a chain of compares per row was slower, linalg/TUNING.md) */
           const unsigned b1 = 1u << piv[1], b2 = 1u << piv[2], b3 = 1u << piv[3];
           const unsigned any = (1u << piv[0]) | b1 | b2 | b3, lo = b1 | b3, hi = b2 | b3;
 #pragma unroll
@@ -326,32 +323,34 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
  * linalg/TUNING.md). The loop and its early load remain for batches beyond the grid's limit. */
 constexpr int ND_GJT_MINB = 4;
 
-/* Prefetch distance: each warp asks L2 for the matrix resident / ND_GJT_AHEAD places ahead of
- * its own, `resident` being the warps the device holds at once. Blocks start in index order as
- * earlier ones finish, so that matrix belongs to a warp starting a fraction of a matrix's time
- * later, and its loads hit L2 (a whole wave ahead, the lines are evicted before use). A third of
- * the resident warps measured best of the distances tried (linalg/TUNING.md); the float32 row
- * kernel (row_gj.cu) gained nothing from the same: its loads are half the bytes. */
+/* Prefetch distance, from the device's properties only: each warp asks L2 for the matrix
+ * resident / ND_GJT_AHEAD places ahead of its own, `resident` being the warps the device holds
+ * at once (multiprocessors x the blocks of this kernel one of them holds, as the occupancy
+ * calculator gives them for this device, x warps per block). Blocks start in index
+ * order as earlier ones finish, so that matrix belongs to a warp starting a fraction of a
+ * matrix's time later, and its loads hit L2 (a whole wave ahead, the lines are evicted before
+ * use). A third of the resident warps measured best of the fractions tried (linalg/TUNING.md).
+ * p->plain (a comparison only) turns the prefetch off. */
 constexpr int ND_GJT_AHEAD = 3;
-
-/* Staggered start: the warps of the first wave (one per slot the device has) wait before their
- * loads, warp b for stagger * b / resident, so that they start spread over about one matrix's
- * time instead of all waiting for DRAM at once and then passing through the same phases (the
- * panel steps, the products, the stores) together: timelines showed the whole first wave
- * waiting for its loads at once and the later waves' waits in bursts a matrix's time apart.
- * 12 us measured best on the H100 and the stagger slows batches under one and a half waves, so
- * only those batches get it (linalg/TUNING.md; not yet measured on the H200). */
-constexpr int ND_GJT_STAGGER_NS = 12000;
 
 template <int MINB>
 nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = (size_t)ND_GJT_WPB * nd_gjt_smem::BYTES;
   ND_TRY((nd_k_smem_once<k_gjt<MINB>>(smem, true)));
-  const int resident = nd_k_sm_count() * MINB * ND_GJT_WPB;
-  const int64_t ahead = resident / ND_GJT_AHEAD;
-  const int stagger = nd_stagger_for(p->batch, resident, ND_GJT_STAGGER_NS);
+  /* blocks per multiprocessor, cached per device (the first 8) */
+  static int occ[8];
+  int dev = 0, per_sm = 0;
+  ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
+  if (dev < 8) per_sm = __atomic_load_n(&occ[dev], __ATOMIC_RELAXED);
+  if (per_sm < 1) {
+    ND_TRY(ND_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_gjt<MINB>, 32 * ND_GJT_WPB, smem)));
+    if (per_sm < 1) per_sm = 1;
+    if (dev < 8) __atomic_store_n(&occ[dev], per_sm, __ATOMIC_RELAXED);
+  }
+  const int resident = nd_k_sm_count() * per_sm * ND_GJT_WPB;
+  const int64_t ahead = p->plain ? 0 : resident / ND_GJT_AHEAD;
   nd_k_launch<k_gjt<MINB>>(nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st, *p,
-                           ahead, resident, stagger);
+                           ahead);
   return ND_K_LAUNCHED();
 }
 

@@ -3,7 +3,7 @@
  * in coalesced warp tiles.
  *
  * Why a separate kernel. For tiny matrices the inverse is a memory-bound copy with a few
- * hundred flops per matrix in between. The group kernel of small_gj.cu (a row per thread)
+ * hundred flops per matrix in between. The group kernel of gj_group.cu (a row per thread)
  * needs shuffles and shared-memory broadcasts at every step, which for n <= 8 cost more than
  * the arithmetic; here a thread inverts its own matrix without talking to any other thread.
  *
@@ -40,7 +40,7 @@
  * stays in registers. The selects of a swap are skipped when the pivot is already in place
  * (a branch, taken by the whole warp only if one of its lanes swaps), which for diagonally
  * dominant batches removes about half of the instructions. A zero pivot sets info to its
- * 1-based index and the run continues with inf/NaN, as in small_gj.cu; trip counts are fixed,
+ * 1-based index and the run continues with inf/NaN, as in gj_group.cu; trip counts are fixed,
  * so NaN input finishes like any other. */
 #include "kernels/launch.cuh"
 #include "linalg/kernels.h"
