@@ -9,8 +9,11 @@
  * s-th chunk of the reduced index space, each keeping a partial value, then the warp combines
  * its 32 partials through shared memory. When there are few outputs for the device (fewer
  * than 64 warps' worth per multiprocessor) the reduced space of each output is split over
- * several warps, whose partials go to a temporary array that a second kernel (a warp per
- * output) combines and post-maps; otherwise one kernel does all. Without an identity, each
+ * several warps, whose partials go to a temporary array that a second kernel (a block per
+ * output) combines and post-maps; otherwise one kernel does all. The grid is one resident
+ * wave (the main kernel's occupancy, asked once per instance), as the built-in reductions'
+ * is. Where the reduced space is one dense dimension and the bases are 16-byte aligned, lanes
+ * load 16 bytes of each input at a time, several loads in flight per lane (see U below). Without an identity, each
  * partial carries a "has a value" flag, so an empty chunk never enters the combine; an empty
  * reduction without identity is an error, as NumPy's. The reduced-space offsets come from a
  * running index when the reduced space collapses to one dimension (the common case), else by
@@ -112,6 +115,15 @@ typedef struct nd__rd_bind {
   nd_dtype rtype;
 } nd__rd_bind;
 
+/* Combines the 32 (acc, have) pairs of a warp through sh/shf (the warp's own 32 slots); the
+ * result is in the warp's first slot. A slot without a value never enters a combine. */
+static const char nd__rd_warp_combine[] =
+    "    sh[threadIdx.x] = acc; shf[threadIdx.x] = have; __syncwarp();\n"
+    "#pragma unroll\n    for (int off = 16; off > 0; off >>= 1) {\n"
+    "      if (lane < off && shf[threadIdx.x + off]) {\n"
+    "        sh[threadIdx.x] = shf[threadIdx.x] ? nd_rd_combine(sh[threadIdx.x], sh[threadIdx.x + off]) : sh[threadIdx.x + off];\n"
+    "        shf[threadIdx.x] = true;\n      }\n      __syncwarp();\n    }\n";
+
 static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
   nd__sbuf s = {NULL, 0, 0, 0};
   const int nin = k->nin, np = nin + 1;
@@ -177,26 +189,40 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
       if (!b->scalar[j]) nd__sp(&s, " && ((((unsigned long long)p_%s) + ob[%d]) & 15) == 0", k->p[j].name, x++);
   }
   nd__sp(&s, ") {\n      const long long rv_end = r1 > r0 ? r0 + (r1 - r0) / %d * %d : r0;\n"
-         "#pragma unroll 2\n      for (long long r = r0 + (long long)lane * %d; r < rv_end; r += %d) {\n", V, V, V, 32 * V);
-  {
-    int x = 0;
-    for (int j = 0; j < nin; j++) {
+         "      long long r = r0 + (long long)lane * %d;\n", V, V, V);
+  /* U vectors of each input in flight per lane, as the built-in reduction's four (row_vector
+   * in reduce/reduce_core.cuh): 64 bytes per lane for one input, about as much for two, then
+   * one vector at a time for the rest of the span. The loads of a step are all issued before
+   * any of their values is combined; elements still combine in increasing index order per
+   * lane. */
+  const int U = narr >= 4 ? 1 : 4 / (narr > 0 ? narr : 1);
+  for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
+    const int n = pass == 0 ? U : 1;
+    if (pass == 0)
+      nd__sp(&s, "      for (; r + %d < rv_end; r += %d) {\n", (U - 1) * 32 * V, U * 32 * V);
+    else
+      nd__sp(&s, "      for (; r < rv_end; r += %d) {\n", 32 * V);
+    for (int j = 0, x = 0; j < nin; j++) {
       if (b->scalar[j]) continue;
       const char *at = nd__ew_ctype[b->atype[j]];
-      nd__sp(&s, "        const nd_ew_vec<%s, %d> r_%s = *(const nd_ew_vec<%s, %d> *)((const char *)p_%s + ob[%d] + r * (long long)sizeof(%s));\n",
-             at, V, k->p[j].name, at, V, k->p[j].name, x++, at);
+      nd__sp(&s, "        nd_ew_vec<%s, %d> r_%s[%d];\n", at, V, k->p[j].name, n);
+      for (int q = 0; q < n; q++)
+        nd__sp(&s, "        r_%s[%d] = *(const nd_ew_vec<%s, %d> *)((const char *)p_%s + ob[%d] + (r + %d) * (long long)sizeof(%s));\n",
+               k->p[j].name, q, at, V, k->p[j].name, x, q * 32 * V, at);
+      x++;
     }
+    nd__sp(&s, "#pragma unroll\n        for (int q = 0; q < %d; q++)\n#pragma unroll\n        for (int u = 0; u < %d; u++) {\n", n, V);
+    for (int j = 0; j < nin; j++) {
+      const char *pt = nd__ew_ctype[b->ptype[j]];
+      if (b->scalar[j])
+        nd__sp(&s, "          const %s %s = p_%s;\n", pt, k->p[j].name, k->p[j].name);
+      else
+        nd__sp(&s, "          const %s %s = (%s)r_%s[q].v[u];\n", pt, k->p[j].name, pt, k->p[j].name);
+    }
+    nd__sp(&s, "          const nd_rt v = (nd_rt)(%s);\n          if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; }\n"
+           "        }\n      }\n", k->map);
   }
-  nd__sp(&s, "#pragma unroll\n        for (int u = 0; u < %d; u++) {\n", V);
-  for (int j = 0; j < nin; j++) {
-    const char *pt = nd__ew_ctype[b->ptype[j]];
-    if (b->scalar[j])
-      nd__sp(&s, "          const %s %s = p_%s;\n", pt, k->p[j].name, k->p[j].name);
-    else
-      nd__sp(&s, "          const %s %s = (%s)r_%s.v[u];\n", pt, k->p[j].name, pt, k->p[j].name);
-  }
-  nd__sp(&s, "          const nd_rt v = (nd_rt)(%s);\n          if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; }\n"
-         "        }\n      }\n      rs = rv_end;\n    }\n", k->map);
+  nd__sp(&s, "      rs = rv_end;\n    }\n");
   /* the general path, and the tail of the contiguous one; unrolled, so that several loads of a
    * lane are in flight at once */
   nd__sp(&s, "#pragma unroll 4\n    for (long long r = rs + lane; r < r1; r += 32) {\n      long long ro[%d];\n"
@@ -218,22 +244,21 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
   }
   nd__sp(&s, "      const nd_rt v = (nd_rt)(%s);\n      if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; }\n"
          "    }\n", k->map);
-  nd__sp(&s, "    sh[threadIdx.x] = acc; shf[threadIdx.x] = have; __syncwarp();\n"
-         "#pragma unroll\n    for (int off = 16; off > 0; off >>= 1) {\n"
-         "      if (lane < off && shf[threadIdx.x + off]) {\n"
-         "        sh[threadIdx.x] = shf[threadIdx.x] ? nd_rd_combine(sh[threadIdx.x], sh[threadIdx.x + off]) : sh[threadIdx.x + off];\n"
-         "        shf[threadIdx.x] = true;\n      }\n      __syncwarp();\n    }\n");
+  nd__sp(&s, "%s", nd__rd_warp_combine);
   nd__sp(&s, "    if (lane == 0) {\n      if (nsplit == 1) {\n        const nd_rt a = sh[threadIdx.x]; (void)a;\n"
          "        %s %s;\n        { %s; }\n        *(%s *)((char *)p_%s + ob[%d]) = (%s)%s;\n"
          "      } else {\n        partial[w] = sh[threadIdx.x]; pflag[w] = shf[threadIdx.x];\n      }\n    }\n    __syncwarp();\n  }\n}\n",
          ypt, yn, k->post, yt, yn, narr, yt, yn);
 
-  /* final kernel: a warp per output over its nsplit partials */
+  /* final kernel: a block per output over its nsplit partials (thousands for a full
+   * reduction: a warp per output left each lane a chain of a hundred dependent loads). Each
+   * thread reads flag and value together, so its loads are independent of each other; the
+   * warps combine, then warp 0 combines the 8 warp results. */
   nd__sp(&s, "extern \"C\" __global__ void __launch_bounds__(256) nd_rd_final(const nd_rt *partial, const bool *pflag, "
          "%s *p_%s, const nd_rd_geom g, long long nout, long long nsplit) {\n", yt, yn);
-  nd__sp(&s, "  __shared__ nd_rt sh[256]; __shared__ bool shf[256];\n  const int lane = threadIdx.x & 31;\n"
-         "  const long long nwarps = (long long)gridDim.x * (blockDim.x >> 5);\n");
-  nd__sp(&s, "  for (long long o = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); o < nout; o += nwarps) {\n"
+  nd__sp(&s, "  __shared__ nd_rt sh[256]; __shared__ bool shf[256];\n"
+         "  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;\n");
+  nd__sp(&s, "  for (long long o = blockIdx.x; o < nout; o += gridDim.x) {\n"
          "    long long yo = 0, q = o;\n"
          "    for (int d = g.ondim - 1; d >= 0; --d) { const long long qq = q / g.oshape[d]; yo += (q - qq * g.oshape[d]) * g.ostr[%d][d]; q = qq; }\n",
          narr);
@@ -241,15 +266,16 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
     nd__sp(&s, "    nd_rt acc = (nd_rt)(%s); bool have = true;\n", k->identity);
   else
     nd__sp(&s, "    nd_rt acc; bool have = false;\n");
-  nd__sp(&s, "    for (long long t = lane; t < nsplit; t += 32) {\n      if (!pflag[o * nsplit + t]) continue;\n"
-         "      const nd_rt v = partial[o * nsplit + t];\n      if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; }\n    }\n");
-  nd__sp(&s, "    sh[threadIdx.x] = acc; shf[threadIdx.x] = have; __syncwarp();\n"
-         "#pragma unroll\n    for (int off = 16; off > 0; off >>= 1) {\n"
-         "      if (lane < off && shf[threadIdx.x + off]) {\n"
-         "        sh[threadIdx.x] = shf[threadIdx.x] ? nd_rd_combine(sh[threadIdx.x], sh[threadIdx.x + off]) : sh[threadIdx.x + off];\n"
-         "        shf[threadIdx.x] = true;\n      }\n      __syncwarp();\n    }\n");
-  nd__sp(&s, "    if (lane == 0) {\n      const nd_rt a = sh[threadIdx.x]; (void)a;\n      %s %s;\n      { %s; }\n"
-         "      *(%s *)((char *)p_%s + yo) = (%s)%s;\n    }\n    __syncwarp();\n  }\n}\n",
+  nd__sp(&s, "#pragma unroll 4\n    for (long long t = threadIdx.x; t < nsplit; t += blockDim.x) {\n"
+         "      const bool f = pflag[o * nsplit + t];\n      const nd_rt v = partial[o * nsplit + t];\n"
+         "      if (f) { if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; } }\n    }\n");
+  nd__sp(&s, "%s", nd__rd_warp_combine);
+  nd__sp(&s, "    __syncthreads();\n    if (wid == 0) {\n"
+         "      const nd_rt wv = sh[(lane & 7) * 32];\n      const bool wf = lane < 8 && shf[(lane & 7) * 32];\n"
+         "      __syncwarp();\n      acc = wv; have = wf;\n");
+  nd__sp(&s, "%s", nd__rd_warp_combine);
+  nd__sp(&s, "      if (lane == 0) {\n        const nd_rt a = sh[0]; (void)a;\n        %s %s;\n        { %s; }\n"
+         "        *(%s *)((char *)p_%s + yo) = (%s)%s;\n      }\n    }\n    __syncthreads();\n  }\n}\n",
          ypt, yn, k->post, yt, yn, yt, yn);
   free(params.p);
   if (s.failed) {
@@ -529,7 +555,7 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
         fv[6] = NULL;
         nd_array *tr2[3] = {part, flag, y};
         int md2[3] = {ND__READ, ND__READ, ND__WRITE};
-        int64_t b2 = (nout + 7) / 8;
+        int64_t b2 = nout; /* a block per output */
         if (b2 > (int64_t)sms * 8) b2 = (int64_t)sms * 8;
         nd_launch_config c2 = {{(unsigned)(b2 < 1 ? 1 : b2), 1, 1}, {256, 1, 1}, 0};
         st = nd__jit_launch(fn, inst->kernel[1], c2, fv, 3, tr2, md2);
