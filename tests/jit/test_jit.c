@@ -98,6 +98,10 @@ static int run_coop(nd_module *m) {
   ND_ASSERT_OK(nd_kernel_max_active_blocks(k, 256, 0, &per_sm));
   ck_assert_int_gt(per_sm, 0);
   const int blocks = per_sm * sm_count();
+  int64_t most = 0;
+  ND_ASSERT_OK(nd_kernel_max_cooperative_grid(k, 256, 0, &most));
+  ck_assert_int_eq(most, blocks);
+  ND_ASSERT_FAILS(nd_kernel_max_cooperative_grid(k, 0, 0, &most), ND_ERR_VALUE, "block_threads 0");
   const int n = blocks * 256 * 3 + 17;
   int64_t shape[1] = {n};
   nd_array *x = NULL, *out = NULL;
