@@ -161,24 +161,21 @@ static int run(nd_kernel *k, const char *who, int show_refusal) {
   return wrong ? 1 : 0;
 }
 
-/* The second process: the kernel must come from the disk cache. */
-static int fresh_process(void) {
+/* One process's part: the first compiles (and shows the refusal), the second must load from
+ * disk. */
+static int process_part(int first) {
+  const char *who = first ? "first process" : "new process";
   nd_module *m = NULL;
   nd_kernel *k = NULL;
-  int rc = create(0, "new process", &m, &k);
-  if (!rc) rc = run(k, "new process", 0);
+  int rc = create(first, who, &m, &k);
+  if (!rc) rc = run(k, who, first);
   nd_kernel_release(k);
   nd_module_release(m);
   return rc;
 }
 
 static int first_process(const char *self) {
-  nd_module *m = NULL;
-  nd_kernel *k = NULL;
-  int rc = create(1, "first process", &m, &k);
-  if (!rc) rc = run(k, "first process", 1);
-  nd_kernel_release(k);
-  nd_module_release(m);
+  const int rc = process_part(1);
   if (rc) return rc;
   char *argv[] = {(char *)self, (char *)"--from-cache", NULL};
   pid_t pid;
@@ -194,7 +191,7 @@ static int first_process(const char *self) {
 
 int main(int argc, char **argv) {
   if (argc == 2 && !strcmp(argv[1], "--from-cache")) {
-    const int rc = fresh_process();
+    const int rc = process_part(0);
     if (rc == 77) printf("grid_sync: no CUDA device, skipped\n");
     return rc;
   }

@@ -1030,6 +1030,15 @@ static void rd_expect(const char *what, nd_array *got, int64_t nout, const doubl
   nd_array_release(g);
 }
 
+/* Calls k (no keepdims, a new output) and compares with want. */
+static void rd_call_expect(nd_reduction_kernel *k, int nin, const nd_operand *in, int naxes, const int64_t *axes,
+                           const char *what, int64_t nout, const double *want) {
+  nd_array *got = NULL;
+  ND_ASSERT_OK(nd_reduction_kernel_call(k, nin, in, naxes, axes, 0, NULL, &got));
+  rd_expect(what, got, nout, want);
+  nd_array_release(got);
+}
+
 START_TEST(reduction_split_and_vector_paths) {
   nd_reduction_kernel *sum = NULL, *dot = NULL, *mx = NULL;
   ND_ASSERT_OK(nd_reduction_kernel_create("T x", "float64 y", "x", "a + b", "y = a", "0", "float64", "rd_sum", NULL,
@@ -1041,7 +1050,7 @@ START_TEST(reduction_split_and_vector_paths) {
   /* one output, single and two inputs */
   {
     const int64_t n = ((int64_t)1 << 20) + 7;
-    nd_array *x = rd_upload(ND_FLOAT32, 1, &n, rd_x), *w = rd_upload(ND_FLOAT32, 1, &n, rd_w), *got = NULL, *v = NULL;
+    nd_array *x = rd_upload(ND_FLOAT32, 1, &n, rd_x), *w = rd_upload(ND_FLOAT32, 1, &n, rd_w), *v = NULL;
     double ws = 0, wd = 0, wv = 0;
     for (int64_t i = 0; i < n; i++) {
       ws += rd_x(i);
@@ -1049,19 +1058,13 @@ START_TEST(reduction_split_and_vector_paths) {
       if (i >= 1) wv += rd_x(i);
     }
     nd_operand in1[1] = {nd_arg(x)}, in2[2] = {nd_arg(x), nd_arg(w)};
-    ND_ASSERT_OK(nd_reduction_kernel_call(sum, 1, in1, 0, NULL, 0, NULL, &got));
-    rd_expect("full sum float32", got, 1, &ws);
-    nd_array_release(got);
-    ND_ASSERT_OK(nd_reduction_kernel_call(dot, 2, in2, 0, NULL, 0, NULL, &got));
-    rd_expect("full dot float32", got, 1, &wd);
-    nd_array_release(got);
+    rd_call_expect(sum, 1, in1, 0, NULL, "full sum float32", 1, &ws);
+    rd_call_expect(dot, 2, in2, 0, NULL, "full dot float32", 1, &wd);
     /* a view one element in: no 16-byte aligned base */
     nd_slice sl[1] = {{1, n, 1}};
     ND_ASSERT_OK(nd_array_slice(x, 1, sl, &v));
     nd_operand inv[1] = {nd_arg(v)};
-    ND_ASSERT_OK(nd_reduction_kernel_call(sum, 1, inv, 0, NULL, 0, NULL, &got));
-    rd_expect("full sum of x[1:]", got, 1, &wv);
-    nd_array_release(got);
+    rd_call_expect(sum, 1, inv, 0, NULL, "full sum of x[1:]", 1, &wv);
     nd_array_release(v);
     nd_array_release(w);
     nd_array_release(x);
@@ -1071,7 +1074,7 @@ START_TEST(reduction_split_and_vector_paths) {
     const int64_t shapes[2][2] = {{3, 200003}, {1000, 5000}};
     for (int c = 0; c < 2; c++) {
       const int64_t rows = shapes[c][0], cols = shapes[c][1];
-      nd_array *x = rd_upload(ND_FLOAT32, 2, shapes[c], rd_x), *w = rd_upload(ND_FLOAT32, 2, shapes[c], rd_w), *got = NULL;
+      nd_array *x = rd_upload(ND_FLOAT32, 2, shapes[c], rd_x), *w = rd_upload(ND_FLOAT32, 2, shapes[c], rd_w);
       double *ws = calloc((size_t)rows, sizeof(double)), *wd = calloc((size_t)rows, sizeof(double));
       for (int64_t r = 0; r < rows; r++)
         for (int64_t j = 0; j < cols; j++) {
@@ -1082,13 +1085,9 @@ START_TEST(reduction_split_and_vector_paths) {
       nd_operand in1[1] = {nd_arg(x)}, in2[2] = {nd_arg(x), nd_arg(w)};
       char what[96];
       snprintf(what, sizeof what, "row sums of (%lld, %lld)", (long long)rows, (long long)cols);
-      ND_ASSERT_OK(nd_reduction_kernel_call(sum, 1, in1, 1, ax, 0, NULL, &got));
-      rd_expect(what, got, rows, ws);
-      nd_array_release(got);
+      rd_call_expect(sum, 1, in1, 1, ax, what, rows, ws);
       snprintf(what, sizeof what, "row dots of (%lld, %lld)", (long long)rows, (long long)cols);
-      ND_ASSERT_OK(nd_reduction_kernel_call(dot, 2, in2, 1, ax, 0, NULL, &got));
-      rd_expect(what, got, rows, wd);
-      nd_array_release(got);
+      rd_call_expect(dot, 2, in2, 1, ax, what, rows, wd);
       free(ws);
       free(wd);
       nd_array_release(w);
@@ -1098,19 +1097,15 @@ START_TEST(reduction_split_and_vector_paths) {
   /* float64, sum and a maximum without identity (the last splits are empty) */
   {
     const int64_t n = ((int64_t)1 << 21) + 5;
-    nd_array *x = rd_upload(ND_FLOAT64, 1, &n, rd_x), *got = NULL;
+    nd_array *x = rd_upload(ND_FLOAT64, 1, &n, rd_x);
     double ws = 0, wm = -1e300;
     for (int64_t i = 0; i < n; i++) {
       ws += rd_x(i);
       wm = rd_x(i) > wm ? rd_x(i) : wm;
     }
     nd_operand in1[1] = {nd_arg(x)};
-    ND_ASSERT_OK(nd_reduction_kernel_call(sum, 1, in1, 0, NULL, 0, NULL, &got));
-    rd_expect("full sum float64", got, 1, &ws);
-    nd_array_release(got);
-    ND_ASSERT_OK(nd_reduction_kernel_call(mx, 1, in1, 0, NULL, 0, NULL, &got));
-    rd_expect("full max float64", got, 1, &wm);
-    nd_array_release(got);
+    rd_call_expect(sum, 1, in1, 0, NULL, "full sum float64", 1, &ws);
+    rd_call_expect(mx, 1, in1, 0, NULL, "full max float64", 1, &wm);
     nd_array_release(x);
   }
   nd_reduction_kernel_release(sum);
