@@ -126,7 +126,7 @@ static int run(nd_kernel *k, const char *who, int show_refusal) {
     total += hx[i];
   }
   nd_array *x = NULL, *y = NULL, *partial = NULL;
-  const int64_t pshape[1] = {most};
+  const int64_t pshape[1] = {most + 1}; /* room for the refused grid, were it ever launched */
   CHECK(nd_array_from_host(hx, sizeof(float) * (size_t)N, 1, &N, ND_FLOAT32, &x));
   CHECK(nd_empty(1, &N, ND_FLOAT32, &y));
   CHECK(nd_zeros(1, pshape, ND_FLOAT32, &partial));
