@@ -51,7 +51,7 @@ list(APPEND NDCUDA_SOURCES
   sort/sort_keys.cu sort/sort_pairs.cu sort/sort_util.cu sort/sort_search.cu)
 # jit: run-time compiled user kernels (NVRTC) and the kernel cache
 list(APPEND NDCUDA_SOURCES
-  jit/sha256.c jit/cache.c jit/cache_disk.c jit/helper.c jit/compile.c jit/module.c jit/elementwise.c jit/reduction.c)
+  jit/sha256.c jit/cache.c jit/cache_disk.c jit/helper.c jit/compile.c jit/module.c jit/gen.c jit/elementwise.c jit/reduction.c)
 # NVRTC gets the toolkit's include directory (cooperative_groups.h, CCCL) without any search
 # at run time; CUDA_PATH or CUDA_HOME override it there.
 list(GET CUDAToolkit_INCLUDE_DIRS 0 _nd_cuda_include)

@@ -344,6 +344,18 @@ nd_status nd_kernel_max_active_blocks(nd_kernel *k, int block_threads, size_t sm
   return ND_OK;
 }
 
+nd_status nd_kernel_max_cooperative_grid(nd_kernel *k, int block_threads, size_t smem, int64_t *out) {
+  const char *fn = "nd_kernel_max_cooperative_grid";
+  ND__API_SCOPE(fn);
+  ND_CHECK_NULL(fn, k);
+  ND_CHECK_NULL(fn, out);
+  int per_sm = 0, sms = 0;
+  ND_TRY(nd_kernel_max_active_blocks(k, block_threads, smem, &per_sm));
+  ND_TRY(nd__jit_sm_count(fn, &sms));
+  *out = (int64_t)per_sm * sms;
+  return ND_OK;
+}
+
 /* ---- launch ------------------------------------------------------------------------------ */
 
 /* The device limits a launch is checked against, read once per device (the first 64). */

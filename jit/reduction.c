@@ -9,13 +9,15 @@
  * s-th chunk of the reduced index space, each keeping a partial value, then the warp combines
  * its 32 partials through shared memory. When there are few outputs for the device (fewer
  * than 64 warps' worth per multiprocessor) the reduced space of each output is split over
- * several warps, whose partials go to a temporary array that a second kernel (a warp per
- * output) combines and post-maps; otherwise one kernel does all. Without an identity, each
+ * several warps, whose partials go to a temporary array that a second kernel (a block per
+ * output) combines and post-maps; otherwise one kernel does all. The grid is one resident
+ * wave (the main kernel's occupancy, asked once per instance), as the built-in reductions'
+ * is. Where the reduced space is one dense dimension and the bases are 16-byte aligned, lanes
+ * load 16 bytes of each input at a time, several loads in flight per lane (see U below). Without an identity, each
  * partial carries a "has a value" flag, so an empty chunk never enters the combine; an empty
  * reduction without identity is an error, as NumPy's. The reduced-space offsets come from a
  * running index when the reduced space collapses to one dimension (the common case), else by
  * peeling dimensions, in 64-bit arithmetic. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +28,8 @@
 #include "src/array.h"
 #include "streams/hazard.h"
 
-#define ND__RD_MAXP 12
+#define ND__RD_MAXP 12 /* at most ND__GEN_MAXP */
 #define ND__RD_MAXIN 8
-
-typedef struct nd__rd_instance {
-  struct nd__rd_instance *next;
-  char sig[256];
-  nd_module *module;
-  nd_kernel *main, *final;
-  atomic_int per_sm; /* resident 256-thread blocks of main per multiprocessor (0: not asked yet) */
-} nd__rd_instance;
 
 struct nd_reduction_kernel {
   char name[64];
@@ -43,30 +37,19 @@ struct nd_reduction_kernel {
   nd__ew_param p[ND__RD_MAXP]; /* inputs, then the one output */
   char rtype[64];              /* reduce type: dtype name, placeholder, or "" (the output's) */
   char *map, *reduce, *post, *identity, *preamble;
-  nd_module_options opts;
-  char **opt_copy;
-  int nopt_copy;
-  pthread_mutex_t mu;
-  nd__rd_instance *instances;
+  nd__gen_opts opts;
+  nd__gen_instances instances; /* kernel[0] nd_rd_main, kernel[1] nd_rd_final */
 };
 
 void nd_reduction_kernel_release(nd_reduction_kernel *k) {
   if (k == NULL) return;
-  for (nd__rd_instance *x = k->instances, *n; x; x = n) {
-    n = x->next;
-    nd_kernel_release(x->main);
-    nd_kernel_release(x->final);
-    nd_module_release(x->module);
-    free(x);
-  }
-  for (int i = 0; i < k->nopt_copy; i++) free(k->opt_copy[i]);
-  free(k->opt_copy);
+  nd__gen_instances_free(&k->instances);
+  nd__gen_opts_free(&k->opts);
   free(k->map);
   free(k->reduce);
   free(k->post);
   free(k->identity);
   free(k->preamble);
-  pthread_mutex_destroy(&k->mu);
   free(k);
 }
 
@@ -82,16 +65,13 @@ nd_status nd_reduction_kernel_create(const char *in_params, const char *out_para
   ND_CHECK_NULL(fn, reduce_expr);
   ND_CHECK_NULL(fn, name);
   ND_CHECK_NULL(fn, out);
-  if (strlen(name) >= 48 || !name[0])
-    return nd__error(ND_ERR_VALUE, "%s: kernel name '%s' is empty or longer than 47 characters", fn, name);
-  for (const char *c = name; *c; c++)
-    if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
-      return nd__error(ND_ERR_VALUE, "%s: kernel name '%s' is not an identifier", fn, name);
+  if (!nd__gen_is_ident(name) || strlen(name) >= 48)
+    return nd__error(ND_ERR_VALUE, "%s: kernel name '%s' is not an identifier of at most 47 characters", fn, name);
   nd_module_options o;
   ND_TRY(nd__jit_check_options(fn, opts, &o));
   nd_reduction_kernel *k = (nd_reduction_kernel *)calloc(1, sizeof *k);
   if (!k) return nd__error(ND_ERR_OUT_OF_MEMORY, "%s: out of host memory", fn);
-  pthread_mutex_init(&k->mu, NULL);
+  nd__gen_instances_init(&k->instances);
   snprintf(k->name, sizeof k->name, "%s", name);
   int nout = 0;
   /* a and b are the operands of reduce_expr and post_map_expr's a */
@@ -115,26 +95,10 @@ nd_status nd_reduction_kernel_create(const char *in_params, const char *out_para
     k->post = nd__sdup(post_map_expr && post_map_expr[0] ? post_map_expr : "y = a");
     k->identity = identity && identity[0] ? nd__sdup(identity) : NULL;
     k->preamble = nd__sdup(preamble ? preamble : "");
-    const int n = 2 * o.nheaders + o.noptions + o.ndefines;
-    k->opt_copy = (char **)calloc((size_t)n + 1, sizeof(char *));
-    if (!k->map || !k->reduce || !k->post || !k->preamble || !k->opt_copy || (identity && identity[0] && !k->identity))
+    if (!k->map || !k->reduce || !k->post || !k->preamble || (identity && identity[0] && !k->identity))
       st = nd__error(ND_ERR_OUT_OF_MEMORY, "%s: out of host memory", fn);
-    char **c = k->opt_copy;
-    for (int i = 0; st == ND_OK && i < o.noptions; i++) c[k->nopt_copy++] = nd__sdup(o.options[i]);
-    for (int i = 0; st == ND_OK && i < o.ndefines; i++) c[k->nopt_copy++] = nd__sdup(o.defines[i]);
-    for (int i = 0; st == ND_OK && i < o.nheaders; i++) c[k->nopt_copy++] = nd__sdup(o.header_names[i]);
-    for (int i = 0; st == ND_OK && i < o.nheaders; i++) c[k->nopt_copy++] = nd__sdup(o.header_sources[i]);
-    for (int i = 0; st == ND_OK && i < k->nopt_copy; i++)
-      if (!c[i]) st = nd__error(ND_ERR_OUT_OF_MEMORY, "%s: out of host memory", fn);
-    k->opts = o;
-    if (k->opt_copy) {
-      k->opts.options = (const char *const *)c;
-      k->opts.defines = (const char *const *)c + o.noptions;
-      k->opts.header_names = (const char *const *)c + o.noptions + o.ndefines;
-      k->opts.header_sources = (const char *const *)c + o.noptions + o.ndefines + o.nheaders;
-    }
-    k->opts.name = k->name;
   }
+  if (st == ND_OK) st = nd__gen_opts_copy(fn, &o, k->name, &k->opts);
   if (st != ND_OK) {
     nd_reduction_kernel_release(k);
     return st;
@@ -150,6 +114,15 @@ typedef struct nd__rd_bind {
   int scalar[ND__RD_MAXP];
   nd_dtype rtype;
 } nd__rd_bind;
+
+/* Combines the 32 (acc, have) pairs of a warp through sh/shf (the warp's own 32 slots); the
+ * result is in the warp's first slot. A slot without a value never enters a combine. */
+static const char nd__rd_warp_combine[] =
+    "    sh[threadIdx.x] = acc; shf[threadIdx.x] = have; __syncwarp();\n"
+    "#pragma unroll\n    for (int off = 16; off > 0; off >>= 1) {\n"
+    "      if (lane < off && shf[threadIdx.x + off]) {\n"
+    "        sh[threadIdx.x] = shf[threadIdx.x] ? nd_rd_combine(sh[threadIdx.x], sh[threadIdx.x + off]) : sh[threadIdx.x + off];\n"
+    "        shf[threadIdx.x] = true;\n      }\n      __syncwarp();\n    }\n";
 
 static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
   nd__sbuf s = {NULL, 0, 0, 0};
@@ -172,12 +145,7 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
   nd__sp(&s, "typedef %s nd_rt;\n", rt);
   nd__sp(&s, "template <class T, int N> struct __align__(16) nd_ew_vec { T v[N]; };\n");
   /* placeholder typedefs at file scope, so map, reduce and post see them */
-  for (int j = 0; j < np; j++) {
-    if (k->p[j].fixed != (nd_dtype)-1) continue;
-    int seen = 0;
-    for (int i = 0; i < j; i++) seen |= !strcmp(k->p[i].type, k->p[j].type);
-    if (!seen) nd__sp(&s, "typedef %s %s;\n", nd__ew_ctype[b->ptype[j]], k->p[j].type);
-  }
+  nd__gen_typedefs(&s, k->p, np, b->ptype, "\n");
   nd__sp(&s, "__device__ __forceinline__ nd_rt nd_rd_combine(const nd_rt a, const nd_rt b) { return (%s); }\n", k->reduce);
   /* the identity, or nothing */
   const int ident = k->identity != NULL;
@@ -221,26 +189,40 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
       if (!b->scalar[j]) nd__sp(&s, " && ((((unsigned long long)p_%s) + ob[%d]) & 15) == 0", k->p[j].name, x++);
   }
   nd__sp(&s, ") {\n      const long long rv_end = r1 > r0 ? r0 + (r1 - r0) / %d * %d : r0;\n"
-         "#pragma unroll 2\n      for (long long r = r0 + (long long)lane * %d; r < rv_end; r += %d) {\n", V, V, V, 32 * V);
-  {
-    int x = 0;
-    for (int j = 0; j < nin; j++) {
+         "      long long r = r0 + (long long)lane * %d;\n", V, V, V);
+  /* U vectors of each input in flight per lane, as the built-in reduction's four (row_vector
+   * in reduce/reduce_core.cuh): 64 bytes per lane for one input, about as much for two, then
+   * one vector at a time for the rest of the span. The loads of a step are all issued before
+   * any of their values is combined; elements still combine in increasing index order per
+   * lane. */
+  const int U = narr >= 4 ? 1 : 4 / (narr > 0 ? narr : 1);
+  for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
+    const int n = pass == 0 ? U : 1;
+    if (pass == 0)
+      nd__sp(&s, "      for (; r + %d < rv_end; r += %d) {\n", (U - 1) * 32 * V, U * 32 * V);
+    else
+      nd__sp(&s, "      for (; r < rv_end; r += %d) {\n", 32 * V);
+    for (int j = 0, x = 0; j < nin; j++) {
       if (b->scalar[j]) continue;
       const char *at = nd__ew_ctype[b->atype[j]];
-      nd__sp(&s, "        const nd_ew_vec<%s, %d> r_%s = *(const nd_ew_vec<%s, %d> *)((const char *)p_%s + ob[%d] + r * (long long)sizeof(%s));\n",
-             at, V, k->p[j].name, at, V, k->p[j].name, x++, at);
+      nd__sp(&s, "        nd_ew_vec<%s, %d> r_%s[%d];\n", at, V, k->p[j].name, n);
+      for (int q = 0; q < n; q++)
+        nd__sp(&s, "        r_%s[%d] = *(const nd_ew_vec<%s, %d> *)((const char *)p_%s + ob[%d] + (r + %d) * (long long)sizeof(%s));\n",
+               k->p[j].name, q, at, V, k->p[j].name, x, q * 32 * V, at);
+      x++;
     }
+    nd__sp(&s, "#pragma unroll\n        for (int q = 0; q < %d; q++)\n#pragma unroll\n        for (int u = 0; u < %d; u++) {\n", n, V);
+    for (int j = 0; j < nin; j++) {
+      const char *pt = nd__ew_ctype[b->ptype[j]];
+      if (b->scalar[j])
+        nd__sp(&s, "          const %s %s = p_%s;\n", pt, k->p[j].name, k->p[j].name);
+      else
+        nd__sp(&s, "          const %s %s = (%s)r_%s[q].v[u];\n", pt, k->p[j].name, pt, k->p[j].name);
+    }
+    nd__sp(&s, "          const nd_rt v = (nd_rt)(%s);\n          if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; }\n"
+           "        }\n      }\n", k->map);
   }
-  nd__sp(&s, "#pragma unroll\n        for (int u = 0; u < %d; u++) {\n", V);
-  for (int j = 0; j < nin; j++) {
-    const char *pt = nd__ew_ctype[b->ptype[j]];
-    if (b->scalar[j])
-      nd__sp(&s, "          const %s %s = p_%s;\n", pt, k->p[j].name, k->p[j].name);
-    else
-      nd__sp(&s, "          const %s %s = (%s)r_%s.v[u];\n", pt, k->p[j].name, pt, k->p[j].name);
-  }
-  nd__sp(&s, "          const nd_rt v = (nd_rt)(%s);\n          if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; }\n"
-         "        }\n      }\n      rs = rv_end;\n    }\n", k->map);
+  nd__sp(&s, "      rs = rv_end;\n    }\n");
   /* the general path, and the tail of the contiguous one; unrolled, so that several loads of a
    * lane are in flight at once */
   nd__sp(&s, "#pragma unroll 4\n    for (long long r = rs + lane; r < r1; r += 32) {\n      long long ro[%d];\n"
@@ -262,22 +244,21 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
   }
   nd__sp(&s, "      const nd_rt v = (nd_rt)(%s);\n      if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; }\n"
          "    }\n", k->map);
-  nd__sp(&s, "    sh[threadIdx.x] = acc; shf[threadIdx.x] = have; __syncwarp();\n"
-         "#pragma unroll\n    for (int off = 16; off > 0; off >>= 1) {\n"
-         "      if (lane < off && shf[threadIdx.x + off]) {\n"
-         "        sh[threadIdx.x] = shf[threadIdx.x] ? nd_rd_combine(sh[threadIdx.x], sh[threadIdx.x + off]) : sh[threadIdx.x + off];\n"
-         "        shf[threadIdx.x] = true;\n      }\n      __syncwarp();\n    }\n");
+  nd__sp(&s, "%s", nd__rd_warp_combine);
   nd__sp(&s, "    if (lane == 0) {\n      if (nsplit == 1) {\n        const nd_rt a = sh[threadIdx.x]; (void)a;\n"
          "        %s %s;\n        { %s; }\n        *(%s *)((char *)p_%s + ob[%d]) = (%s)%s;\n"
          "      } else {\n        partial[w] = sh[threadIdx.x]; pflag[w] = shf[threadIdx.x];\n      }\n    }\n    __syncwarp();\n  }\n}\n",
          ypt, yn, k->post, yt, yn, narr, yt, yn);
 
-  /* final kernel: a warp per output over its nsplit partials */
+  /* final kernel: a block per output over its nsplit partials (thousands for a full
+   * reduction: a warp per output left each lane a chain of a hundred dependent loads). Each
+   * thread reads flag and value together, so its loads are independent of each other; the
+   * warps combine, then warp 0 combines the 8 warp results. */
   nd__sp(&s, "extern \"C\" __global__ void __launch_bounds__(256) nd_rd_final(const nd_rt *partial, const bool *pflag, "
          "%s *p_%s, const nd_rd_geom g, long long nout, long long nsplit) {\n", yt, yn);
-  nd__sp(&s, "  __shared__ nd_rt sh[256]; __shared__ bool shf[256];\n  const int lane = threadIdx.x & 31;\n"
-         "  const long long nwarps = (long long)gridDim.x * (blockDim.x >> 5);\n");
-  nd__sp(&s, "  for (long long o = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); o < nout; o += nwarps) {\n"
+  nd__sp(&s, "  __shared__ nd_rt sh[256]; __shared__ bool shf[256];\n"
+         "  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;\n");
+  nd__sp(&s, "  for (long long o = blockIdx.x; o < nout; o += gridDim.x) {\n"
          "    long long yo = 0, q = o;\n"
          "    for (int d = g.ondim - 1; d >= 0; --d) { const long long qq = q / g.oshape[d]; yo += (q - qq * g.oshape[d]) * g.ostr[%d][d]; q = qq; }\n",
          narr);
@@ -285,15 +266,16 @@ static char *nd__rd_source(const nd_reduction_kernel *k, const nd__rd_bind *b) {
     nd__sp(&s, "    nd_rt acc = (nd_rt)(%s); bool have = true;\n", k->identity);
   else
     nd__sp(&s, "    nd_rt acc; bool have = false;\n");
-  nd__sp(&s, "    for (long long t = lane; t < nsplit; t += 32) {\n      if (!pflag[o * nsplit + t]) continue;\n"
-         "      const nd_rt v = partial[o * nsplit + t];\n      if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; }\n    }\n");
-  nd__sp(&s, "    sh[threadIdx.x] = acc; shf[threadIdx.x] = have; __syncwarp();\n"
-         "#pragma unroll\n    for (int off = 16; off > 0; off >>= 1) {\n"
-         "      if (lane < off && shf[threadIdx.x + off]) {\n"
-         "        sh[threadIdx.x] = shf[threadIdx.x] ? nd_rd_combine(sh[threadIdx.x], sh[threadIdx.x + off]) : sh[threadIdx.x + off];\n"
-         "        shf[threadIdx.x] = true;\n      }\n      __syncwarp();\n    }\n");
-  nd__sp(&s, "    if (lane == 0) {\n      const nd_rt a = sh[threadIdx.x]; (void)a;\n      %s %s;\n      { %s; }\n"
-         "      *(%s *)((char *)p_%s + yo) = (%s)%s;\n    }\n    __syncwarp();\n  }\n}\n",
+  nd__sp(&s, "#pragma unroll 4\n    for (long long t = threadIdx.x; t < nsplit; t += blockDim.x) {\n"
+         "      const bool f = pflag[o * nsplit + t];\n      const nd_rt v = partial[o * nsplit + t];\n"
+         "      if (f) { if (have) acc = nd_rd_combine(acc, v); else { acc = v; have = true; } }\n    }\n");
+  nd__sp(&s, "%s", nd__rd_warp_combine);
+  nd__sp(&s, "    __syncthreads();\n    if (wid == 0) {\n"
+         "      const nd_rt wv = sh[(lane & 7) * 32];\n      const bool wf = lane < 8 && shf[(lane & 7) * 32];\n"
+         "      __syncwarp();\n      acc = wv; have = wf;\n");
+  nd__sp(&s, "%s", nd__rd_warp_combine);
+  nd__sp(&s, "      if (lane == 0) {\n        const nd_rt a = sh[0]; (void)a;\n        %s %s;\n        { %s; }\n"
+         "        *(%s *)((char *)p_%s + yo) = (%s)%s;\n      }\n    }\n    __syncthreads();\n  }\n}\n",
          ypt, yn, k->post, yt, yn, yt, yn);
   free(params.p);
   if (s.failed) {
@@ -317,64 +299,22 @@ char *nd__rd_source_for(const nd_reduction_kernel *k, const nd_dtype *ptype, con
 }
 
 static nd_status nd__rd_instance_get(const char *fn, nd_reduction_kernel *k, const nd__rd_bind *b,
-                                     nd__rd_instance **out) {
+                                     nd__gen_instance **out) {
   char sig[256];
   size_t n = 0;
   for (int j = 0; j <= k->nin && n < sizeof sig; j++)
     n += (size_t)snprintf(sig + n, sizeof sig - n, "%d:%d:%d,", (int)b->ptype[j], (int)b->atype[j], b->scalar[j]);
   if (n < sizeof sig) snprintf(sig + n, sizeof sig - n, "r%d", (int)b->rtype);
-  pthread_mutex_lock(&k->mu);
-  for (nd__rd_instance *x = k->instances; x; x = x->next)
-    if (!strcmp(x->sig, sig)) {
-      pthread_mutex_unlock(&k->mu);
-      *out = x;
-      return ND_OK;
-    }
-  pthread_mutex_unlock(&k->mu);
+  if ((*out = nd__gen_instance_find(&k->instances, sig)) != NULL) return ND_OK;
   char *src = nd__rd_source(k, b);
-  nd__rd_instance *x = src ? (nd__rd_instance *)calloc(1, sizeof *x) : NULL;
-  if (!x) {
-    free(src);
-    return nd__error(ND_ERR_OUT_OF_MEMORY, "%s: out of host memory generating '%s'", fn, k->name);
-  }
-  snprintf(x->sig, sizeof x->sig, "%s", sig);
-  nd_status st = nd__jit_module_get(fn, k->name, src, &k->opts, &x->module);
+  if (!src) return nd__error(ND_ERR_OUT_OF_MEMORY, "%s: out of host memory generating '%s'", fn, k->name);
+  const char *kn[2] = {"nd_rd_main", "nd_rd_final"};
+  nd_status st = nd__gen_instance_add(fn, k->name, &k->opts.opts, &k->instances, sig, src, kn, 2, out);
   free(src);
-  if (st == ND_OK) st = nd_module_get_kernel(x->module, "nd_rd_main", &x->main);
-  if (st == ND_OK) st = nd_module_get_kernel(x->module, "nd_rd_final", &x->final);
-  if (st != ND_OK) {
-    nd_kernel_release(x->main);
-    nd_module_release(x->module);
-    free(x);
-    return st;
-  }
-  pthread_mutex_lock(&k->mu);
-  for (nd__rd_instance *y = k->instances; y; y = y->next)
-    if (!strcmp(y->sig, sig)) {
-      pthread_mutex_unlock(&k->mu);
-      nd_kernel_release(x->main);
-      nd_kernel_release(x->final);
-      nd_module_release(x->module);
-      free(x);
-      *out = y;
-      return ND_OK;
-    }
-  x->next = k->instances;
-  k->instances = x;
-  pthread_mutex_unlock(&k->mu);
-  *out = x;
-  return ND_OK;
+  return st;
 }
 
 /* ---- the call ---------------------------------------------------------------------------- */
-
-static nd_dtype nd__rd_lookup(const nd_reduction_kernel *k, const nd__rd_bind *b, const char *type) {
-  nd_dtype d;
-  if (nd_dtype_from_name(type, &d) == ND_OK) return d;
-  for (int j = 0; j <= k->nin; j++)
-    if (!strcmp(k->p[j].type, type) && b->ptype[j] != (nd_dtype)-1) return b->ptype[j];
-  return (nd_dtype)-1;
-}
 
 nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_operand *in, int naxes,
                                    const int64_t *axes, int keepdims, nd_array *out, nd_array **result) {
@@ -407,63 +347,14 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
   if (!have_array) return nd__error(ND_ERR_VALUE, "%s: kernel '%s': no array input to reduce", fn, k->name);
   arr[nin] = out;
   if (out) b.atype[nin] = out->dtype;
-  /* placeholders: arrays, then scalars, then the output */
-  for (int pass = 0; pass < 3; pass++)
-    for (int j = 0; j < np; j++) {
-      if (k->p[j].fixed != (nd_dtype)-1) continue;
-      nd_dtype d;
-      if (pass == 0 && j < nin && arr[j])
-        d = arr[j]->dtype;
-      else if (pass == 1 && j < nin && b.scalar[j])
-        d = nd_dtype_is_weak(in[j].scalar.dtype) ? nd__weak_default(in[j].scalar.dtype) : in[j].scalar.dtype;
-      else if (pass == 2 && j == nin && out)
-        d = out->dtype;
-      else
-        continue;
-      const nd_dtype bound = nd__rd_lookup(k, &b, k->p[j].type);
-      if (bound == (nd_dtype)-1) {
-        for (int i = 0; i < np; i++)
-          if (!strcmp(k->p[i].type, k->p[j].type)) b.ptype[i] = d;
-      } else if (bound != d && pass == 0) {
-        return nd__error(ND_ERR_DTYPE, "%s: kernel '%s': type placeholder %s is bound to %s but '%s' is %s", fn,
-                         k->name, k->p[j].type, nd_dtype_name(bound), k->p[j].name, nd_dtype_name(d));
-      }
-    }
-  for (int j = 0; j < np; j++) {
-    if (k->p[j].fixed != (nd_dtype)-1) b.ptype[j] = k->p[j].fixed;
-    if (b.ptype[j] == (nd_dtype)-1)
-      return nd__error(ND_ERR_DTYPE, "%s: kernel '%s': the type %s of '%s' cannot be resolved from the arguments", fn,
-                       k->name, k->p[j].type, k->p[j].name);
-    if (b.atype[j] == (nd_dtype)-1) b.atype[j] = b.ptype[j];
-    if (j < nin && arr[j] && !nd_can_cast(b.atype[j], b.ptype[j], ND_CASTING_SAFE))
-      return nd__error(ND_ERR_DTYPE, "%s: kernel '%s': input '%s' is %s, which does not cast safely to %s", fn,
-                       k->name, k->p[j].name, nd_dtype_name(b.atype[j]), nd_dtype_name(b.ptype[j]));
-  }
-  if (out && !nd_can_cast(b.ptype[nin], out->dtype, ND_CASTING_SAME_KIND))
-    return nd__error(ND_ERR_CASTING, "%s: kernel '%s': output is %s, which %s does not cast to under 'same_kind'", fn,
-                     k->name, nd_dtype_name(out->dtype), nd_dtype_name(b.ptype[nin]));
-  b.rtype = k->rtype[0] ? nd__rd_lookup(k, &b, k->rtype) : b.ptype[nin];
+  ND_TRY(nd__gen_bind_types(fn, k->name, k->p, nin, np, in, b.scalar, b.ptype, b.atype));
+  b.rtype = k->rtype[0] ? nd__gen_lookup(k->p, np, b.ptype, k->rtype) : b.ptype[nin];
   if (b.rtype == (nd_dtype)-1)
     return nd__error(ND_ERR_DTYPE, "%s: kernel '%s': reduce type '%s' is neither a dtype nor a bound placeholder", fn,
                      k->name, k->rtype);
   /* broadcast shape */
   int64_t shape[ND_MAXDIMS];
-  for (int d = 0; d < nd; d++) shape[d] = 1;
-  for (int j = 0; j < nin; j++) {
-    if (!arr[j]) continue;
-    const int off = nd - arr[j]->ndim;
-    for (int d = 0; d < arr[j]->ndim; d++) {
-      const int64_t x = arr[j]->shape[d];
-      if (shape[off + d] == 1)
-        shape[off + d] = x;
-      else if (x != 1 && x != shape[off + d]) {
-        char s1[ND__SHAPE_STR], s2[ND__SHAPE_STR];
-        return nd__error(ND_ERR_SHAPE, "%s: kernel '%s': input '%s' of shape %s does not broadcast to %s", fn,
-                         k->name, k->p[j].name, nd__format_shape(s1, sizeof s1, arr[j]->ndim, arr[j]->shape),
-                         nd__format_shape(s2, sizeof s2, nd, shape));
-      }
-    }
-  }
+  ND_TRY(nd__gen_broadcast(fn, k->name, k->p, nin, arr, &nd, shape));
   /* axes */
   int red[ND_MAXDIMS];
   memset(red, 0, sizeof red);
@@ -507,11 +398,8 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
   }
   nd_stream *s;
   ND_TRY(nd__array_stream(fn, NULL, &s));
-  for (int j = 0; j < np; j++)
-    if (arr[j] && arr[j]->buf->device != s->device)
-      return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: kernel '%s': '%s' lives on device %d but the current device is %d",
-                       fn, k->name, k->p[j].name, arr[j]->buf->device, s->device);
-  nd__rd_instance *inst = NULL;
+  ND_TRY(nd__gen_check_devices(fn, k->name, k->p, np, arr, s->device));
+  nd__gen_instance *inst = NULL;
   ND_TRY(nd__rd_instance_get(fn, k, &b, &inst));
   int sms = 0;
   ND_TRY(nd__jit_sm_count(fn, &sms));
@@ -547,11 +435,9 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
     int modes[ND__RD_MAXP + 2], ntr = 0;
     for (int j = 0; j < nin; j++) {
       if (!arr[j]) continue;
-      const int off = nd - arr[j]->ndim;
       int oi = 0, ri = 0;
       for (int d = 0; d < nd; d++) {
-        const int dj = d - off;
-        const int64_t st1 = dj < 0 || (arr[j]->shape[dj] == 1 && shape[d] != 1) ? 0 : arr[j]->strides[dj];
+        const int64_t st1 = nd__gen_bstride(arr[j], nd, shape, d);
         if (red[d])
           rs[narr][ri++] = st1;
         else
@@ -589,7 +475,7 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
      * during its tail) */
     int per_sm = atomic_load(&inst->per_sm);
     if (per_sm == 0) {
-      if (nd_kernel_max_active_blocks(inst->main, 256, 0, &per_sm) != ND_OK || per_sm < 1) per_sm = 1;
+      if (nd_kernel_max_active_blocks(inst->kernel[0], 256, 0, &per_sm) != ND_OK || per_sm < 1) per_sm = 1;
       atomic_store(&inst->per_sm, per_sm); /* racing threads store the same value */
     }
     const int64_t want_warps = (int64_t)sms * per_sm * 8;
@@ -655,7 +541,7 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
       int64_t blocks = (nout * nsplit + 7) / 8;
       if (blocks > (int64_t)sms * per_sm) blocks = (int64_t)sms * per_sm;
       nd_launch_config cfg = {{(unsigned)(blocks < 1 ? 1 : blocks), 1, 1}, {256, 1, 1}, 0};
-      st = nd__jit_launch(fn, inst->main, cfg, argv, ntr, tracked, modes);
+      st = nd__jit_launch(fn, inst->kernel[0], cfg, argv, ntr, tracked, modes);
       if (st == ND_OK && nsplit > 1) {
         void *fv[7];
         void *pp = (char *)part->buf->ptr + part->offset, *fp = (char *)flag->buf->ptr + flag->offset;
@@ -669,10 +555,10 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
         fv[6] = NULL;
         nd_array *tr2[3] = {part, flag, y};
         int md2[3] = {ND__READ, ND__READ, ND__WRITE};
-        int64_t b2 = (nout + 7) / 8;
+        int64_t b2 = nout; /* a block per output */
         if (b2 > (int64_t)sms * 8) b2 = (int64_t)sms * 8;
         nd_launch_config c2 = {{(unsigned)(b2 < 1 ? 1 : b2), 1, 1}, {256, 1, 1}, 0};
-        st = nd__jit_launch(fn, inst->final, c2, fv, 3, tr2, md2);
+        st = nd__jit_launch(fn, inst->kernel[1], c2, fv, 3, tr2, md2);
       }
     }
   }

@@ -125,6 +125,14 @@ ND_API nd_status nd_kernel_get_attributes(nd_kernel *k, nd_kernel_attributes *ou
 ND_API nd_status nd_kernel_max_active_blocks(nd_kernel *k, int block_threads,
                                              size_t dynamic_shared_bytes, int *out);
 
+/* The largest grid (in blocks of block_threads threads with dynamic_shared_bytes each) that a
+ * cooperative launch of k may use on the current device: nd_kernel_max_active_blocks times
+ * the device's multiprocessors, the limit nd_kernel_launch checks a cooperative grid against.
+ * 0 when such a block cannot run at all. Errors: ND_ERR_NULL_POINTER, ND_ERR_VALUE
+ * (block_threads not positive), ND_ERR_CUDA, ND_ERR_NO_DEVICE. */
+ND_API nd_status nd_kernel_max_cooperative_grid(nd_kernel *k, int block_threads,
+                                                size_t dynamic_shared_bytes, int64_t *out);
+
 /* ---- launching ------------------------------------------------------------------------- */
 
 /* How a kernel argument is passed. Arrays pass the device address of their element

@@ -12,6 +12,8 @@
  *   every trial, and wrong in some with the ordering switched off (so the test can see the race).
  * - Bad input: each error with its status and a message naming the kernel and the argument,
  *   and the output untouched.
+ * - Generated elementwise and reduction kernels against built-ins over dtypes and layouts, and
+ *   the reductions' split and vector paths against exact host sums.
  * The process runs with its own empty ND_CACHE_DIR (set in main before the first compile). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -96,6 +98,10 @@ static int run_coop(nd_module *m) {
   ND_ASSERT_OK(nd_kernel_max_active_blocks(k, 256, 0, &per_sm));
   ck_assert_int_gt(per_sm, 0);
   const int blocks = per_sm * sm_count();
+  int64_t most = 0;
+  ND_ASSERT_OK(nd_kernel_max_cooperative_grid(k, 256, 0, &most));
+  ck_assert_int_eq(most, blocks);
+  ND_ASSERT_FAILS(nd_kernel_max_cooperative_grid(k, 0, 0, &most), ND_ERR_VALUE, "block_threads 0");
   const int n = blocks * 256 * 3 + 17;
   int64_t shape[1] = {n};
   nd_array *x = NULL, *out = NULL;
@@ -980,6 +986,134 @@ START_TEST(reduction_matches_builtins_over_axes_and_layouts) {
 }
 END_TEST
 
+/* ---- generated reductions: the split and vector paths against exact host sums -----------
+ * Small integers in float32 / float64, so every sum is exact in float64 in any order. The
+ * shapes reach: one output over 2^20 + 7 elements (thousands of splits, four 16-byte vectors
+ * per lane in flight, a scalar tail); two inputs (two vectors of each in flight); rows whose
+ * starts are not 16-byte aligned (the scalar path inside a split); a view one element in
+ * (no row aligned); a thousand outputs of a few splits each (the final kernel's block per
+ * output mostly idle); float64 (two elements per vector); a maximum without identity, whose
+ * empty splits must not enter the combine. */
+
+static double rd_x(int64_t i) { return (double)(i % 17) - 8.0; }
+static double rd_w(int64_t i) { return (double)(i % 13) - 6.0; }
+
+static nd_array *rd_upload(nd_dtype dt, int ndim, const int64_t *shape, double (*f)(int64_t)) {
+  int64_t n = 1;
+  for (int d = 0; d < ndim; d++) n *= shape[d];
+  const size_t isz = dt == ND_FLOAT64 ? 8 : 4;
+  void *h = malloc((size_t)n * isz);
+  for (int64_t i = 0; i < n; i++) {
+    if (dt == ND_FLOAT64)
+      ((double *)h)[i] = f(i);
+    else
+      ((float *)h)[i] = (float)f(i);
+  }
+  nd_array *a = NULL;
+  ND_ASSERT_OK(nd_array_from_host(h, (size_t)n * isz, ndim, shape, dt, &a));
+  free(h);
+  return a;
+}
+
+/* got (float64 or float32, nout values) against want[] exactly. */
+static void rd_expect(const char *what, nd_array *got, int64_t nout, const double *want) {
+  ck_assert_int_eq(nd_array_size(got), nout);
+  nd_array *g = NULL;
+  ND_ASSERT_OK(nd_array_astype(got, ND_FLOAT64, &g));
+  double *h = malloc((size_t)nout * sizeof(double));
+  ND_ASSERT_OK(nd_array_to_host(g, h, (size_t)nout * sizeof(double)));
+  int64_t wrong = 0;
+  for (int64_t o = 0; o < nout; o++)
+    if (h[o] != want[o] && wrong++ < 3) fprintf(stderr, "%s: [%lld] got %.17g want %.17g\n", what, (long long)o, h[o], want[o]);
+  ck_assert_msg(wrong == 0, "%s: %lld of %lld outputs differ", what, (long long)wrong, (long long)nout);
+  free(h);
+  nd_array_release(g);
+}
+
+/* Calls k (no keepdims, a new output) and compares with want. */
+static void rd_call_expect(nd_reduction_kernel *k, int nin, const nd_operand *in, int naxes, const int64_t *axes,
+                           const char *what, int64_t nout, const double *want) {
+  nd_array *got = NULL;
+  ND_ASSERT_OK(nd_reduction_kernel_call(k, nin, in, naxes, axes, 0, NULL, &got));
+  rd_expect(what, got, nout, want);
+  nd_array_release(got);
+}
+
+START_TEST(reduction_split_and_vector_paths) {
+  nd_reduction_kernel *sum = NULL, *dot = NULL, *mx = NULL;
+  ND_ASSERT_OK(nd_reduction_kernel_create("T x", "float64 y", "x", "a + b", "y = a", "0", "float64", "rd_sum", NULL,
+                                          NULL, &sum));
+  ND_ASSERT_OK(nd_reduction_kernel_create("T x, T w", "float64 y", "x * w", "a + b", "y = a", "0", "float64", "rd_dot",
+                                          NULL, NULL, &dot));
+  ND_ASSERT_OK(nd_reduction_kernel_create("T x", "T y", "x", "(a > b ? a : b)", NULL, NULL, NULL, "rd_max", NULL, NULL,
+                                          &mx));
+  /* one output, single and two inputs */
+  {
+    const int64_t n = ((int64_t)1 << 20) + 7;
+    nd_array *x = rd_upload(ND_FLOAT32, 1, &n, rd_x), *w = rd_upload(ND_FLOAT32, 1, &n, rd_w), *v = NULL;
+    double ws = 0, wd = 0, wv = 0;
+    for (int64_t i = 0; i < n; i++) {
+      ws += rd_x(i);
+      wd += rd_x(i) * rd_w(i);
+      if (i >= 1) wv += rd_x(i);
+    }
+    nd_operand in1[1] = {nd_arg(x)}, in2[2] = {nd_arg(x), nd_arg(w)};
+    rd_call_expect(sum, 1, in1, 0, NULL, "full sum float32", 1, &ws);
+    rd_call_expect(dot, 2, in2, 0, NULL, "full dot float32", 1, &wd);
+    /* a view one element in: no 16-byte aligned base */
+    nd_slice sl[1] = {{1, n, 1}};
+    ND_ASSERT_OK(nd_array_slice(x, 1, sl, &v));
+    nd_operand inv[1] = {nd_arg(v)};
+    rd_call_expect(sum, 1, inv, 0, NULL, "full sum of x[1:]", 1, &wv);
+    nd_array_release(v);
+    nd_array_release(w);
+    nd_array_release(x);
+  }
+  /* three rows of 200003 (rows 1 and 2 start off a 16-byte boundary), and 1000 rows of 5000 */
+  {
+    const int64_t shapes[2][2] = {{3, 200003}, {1000, 5000}};
+    for (int c = 0; c < 2; c++) {
+      const int64_t rows = shapes[c][0], cols = shapes[c][1];
+      nd_array *x = rd_upload(ND_FLOAT32, 2, shapes[c], rd_x), *w = rd_upload(ND_FLOAT32, 2, shapes[c], rd_w);
+      double *ws = calloc((size_t)rows, sizeof(double)), *wd = calloc((size_t)rows, sizeof(double));
+      for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < cols; j++) {
+          ws[r] += rd_x(r * cols + j);
+          wd[r] += rd_x(r * cols + j) * rd_w(r * cols + j);
+        }
+      int64_t ax[1] = {1};
+      nd_operand in1[1] = {nd_arg(x)}, in2[2] = {nd_arg(x), nd_arg(w)};
+      char what[96];
+      snprintf(what, sizeof what, "row sums of (%lld, %lld)", (long long)rows, (long long)cols);
+      rd_call_expect(sum, 1, in1, 1, ax, what, rows, ws);
+      snprintf(what, sizeof what, "row dots of (%lld, %lld)", (long long)rows, (long long)cols);
+      rd_call_expect(dot, 2, in2, 1, ax, what, rows, wd);
+      free(ws);
+      free(wd);
+      nd_array_release(w);
+      nd_array_release(x);
+    }
+  }
+  /* float64, sum and a maximum without identity (the last splits are empty) */
+  {
+    const int64_t n = ((int64_t)1 << 21) + 5;
+    nd_array *x = rd_upload(ND_FLOAT64, 1, &n, rd_x);
+    double ws = 0, wm = -1e300;
+    for (int64_t i = 0; i < n; i++) {
+      ws += rd_x(i);
+      wm = rd_x(i) > wm ? rd_x(i) : wm;
+    }
+    nd_operand in1[1] = {nd_arg(x)};
+    rd_call_expect(sum, 1, in1, 0, NULL, "full sum float64", 1, &ws);
+    rd_call_expect(mx, 1, in1, 0, NULL, "full max float64", 1, &wm);
+    nd_array_release(x);
+  }
+  nd_reduction_kernel_release(sum);
+  nd_reduction_kernel_release(dot);
+  nd_reduction_kernel_release(mx);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("jit");
   TCase *t = tcase_create("raw");
@@ -996,6 +1130,7 @@ static Suite *suite(void) {
   tcase_add_test(t, elementwise_out_alias_scalars_and_errors);
   tcase_add_test(t, elementwise_64bit_index);
   tcase_add_test(t, reduction_matches_builtins_over_axes_and_layouts);
+  tcase_add_test(t, reduction_split_and_vector_paths);
   suite_add_tcase(s, t);
   return s;
 }

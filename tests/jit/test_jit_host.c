@@ -283,19 +283,25 @@ START_TEST(reduction_definitions_and_sources) {
   static const struct {
     const char *in, *out, *map, *red, *post, *ident, *rtype;
     int nin;
-  } defs[3] = {
+  } defs[4] = {
       {"T x", "T y", "x", "a + b", "y = a", "0", "float64", 1},
       {"T x", "T y", "x", "(a > b ? a : b)", NULL, NULL, NULL, 1},
       {"T x, T w", "T y", "x * w", "a + b", "y = a", "0", NULL, 2},
+      /* three inputs: one vector of each in flight per lane */
+      {"T x, T w, T z", "T y", "x * w + z", "a + b", "y = a", "0", NULL, 3},
   };
-  static const nd_dtype dts[] = {ND_FLOAT32, ND_FLOAT64, ND_INT32, ND_UINT8, ND_FLOAT16, ND_INT64};
-  for (int d = 0; d < 3; d++) {
+  static const nd_dtype dts[] = {ND_FLOAT32, ND_FLOAT64, ND_INT32,     ND_UINT8,
+                                 ND_FLOAT16, ND_INT64,   ND_COMPLEX64, ND_COMPLEX128};
+  for (int d = 0; d < 4; d++) {
     ND_ASSERT_OK(nd_reduction_kernel_create(defs[d].in, defs[d].out, defs[d].map, defs[d].red, defs[d].post,
                                             defs[d].ident, defs[d].rtype, "red", NULL, NULL, &k));
     for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
-      nd_dtype pt[3], at[3];
-      int sc[3] = {0, 0, 0};
-      for (int j = 0; j < 3; j++) pt[j] = at[j] = dts[t];
+      /* complex values have no order, nor a float64 reduce type */
+      if (d < 2 && (dts[t] == ND_COMPLEX64 || dts[t] == ND_COMPLEX128)) continue;
+      nd_dtype pt[4], at[4];
+      int sc[4] = {0, 0, 0, 0};
+      for (int j = 0; j < 4; j++) pt[j] = at[j] = dts[t];
+      if (d == 2 && t % 2) sc[1] = 1; /* w a scalar */
       const nd_dtype rt = defs[d].rtype ? ND_FLOAT64 : dts[t];
       char *src = nd__rd_source_for(k, pt, at, sc, rt);
       ck_assert_ptr_nonnull(src);
