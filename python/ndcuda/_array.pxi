@@ -787,6 +787,10 @@ cdef class ndarray:
         cdef int64_t *axes
         cdef nd_array *out
         cdef int n = _parse_axes(axis, buf, &axes)
+        if axes != NULL and n == 0:
+            # axis=() names no axis, so nothing is squeezed (the C function's naxes 0 would
+            # squeeze every length-1 axis, NumPy's axis=None).
+            return self[...]
         _check(nd_array_squeeze(self._a, n, axes, &out))
         return _wrap(out, _view_base(self))
 

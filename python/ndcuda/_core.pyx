@@ -1,4 +1,4 @@
-# cython: language_level=3, embedsignature=True
+# cython: language_level=3, embedsignature=True, embedsignature.format=clinic
 # cython: c_api_binop_methods=False, binding=False
 """The compiled core of the ndcuda Python package.
 
