@@ -767,9 +767,12 @@ cdef class ndarray:
         cdef int64_t buf[32]
         cdef int n = 0
         cdef nd_array *out
+        # An explicit empty permutation, transpose(()), is one of no axes, as NumPy reads it:
+        # valid for a 0-d array only (the C function's naxes 0 would reverse the axes).
+        cdef bint explicit = len(axes) > 0 and not (len(axes) == 1 and axes[0] is None)
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = () if axes[0] is None else tuple(axes[0])
-        if len(axes) > 32:
+        if len(axes) > 32 or (explicit and len(axes) == 0 and self.ndim != 0):
             raise ValueError("axes don't match array")
         for x in axes:
             buf[n] = _operator.index(x)

@@ -256,6 +256,9 @@ def linalg_norm(x, ord=None, axis=None, keepdims=False):
     cdef int n
     if isinstance(axis, list):
         axis = tuple(axis)
+    if axis == ():
+        # NumPy's message; the C function would read no axes as every axis.
+        raise ValueError("Improper number of dimensions to norm.")
     n = _parse_axes(axis, buf, &axes)
     _check(nd_linalg_norm(_arr(x)._a, _norm_ord(ord), n, axes, 1 if keepdims else 0, &res))
     return _wrap(res)

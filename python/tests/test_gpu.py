@@ -841,6 +841,14 @@ def test_axis_empty_tuple_reduces_and_squeezes_nothing(dt):
                 got = getattr(nd, name)(d, axis=(), keepdims=keepdims)
                 same(got, np.asarray(want))
         same(nd.count_nonzero(d, axis=()), np.count_nonzero(h, axis=()))
+        same(nd.moveaxis(d, (), ()), np.moveaxis(h, (), ()))
+        if h.ndim:
+            with pytest.raises(ValueError):
+                nd.transpose(d, ())
+            with pytest.raises(ValueError):
+                nd.linalg.norm(d, axis=())
+        else:
+            same(nd.transpose(d, ()), np.transpose(h, ()))
 
 
 @pytest.mark.parametrize("dt", ["float32", "float64", "complex64"])
