@@ -579,6 +579,10 @@ cdef class ndarray:
         return (2, nd_array_device(self._a))   # (kDLCUDA, device id)
 
     def __array_namespace__(self, *, api_version=None):
+        # The standard's versions this namespace satisfies; any other is a ValueError.
+        if api_version is not None and api_version not in ("2021.12", "2022.12", "2023.12",
+                                                           "2024.12", "2025.12"):
+            raise ValueError(f"ndcuda does not implement array API version {api_version!r}")
         import ndcuda
         return ndcuda
 

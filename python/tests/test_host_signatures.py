@@ -173,3 +173,12 @@ def test_signature_matches_the_specification(module, name, stub):
     for q in spec[len(lead):]:
         assert q.name in sig.parameters, f"{name}: keyword {q.name} missing"
         assert sig.parameters[q.name].kind in (KW_ONLY, POS_OR_KW)
+
+
+def test_array_api_version():
+    assert ndcuda.__array_api_version__ == "2025.12"
+    a = ndcuda.ndarray.__new__(ndcuda.ndarray)      # no device needed
+    for v in (None, "2023.12", "2024.12", "2025.12"):
+        assert a.__array_namespace__(api_version=v) is ndcuda
+    with pytest.raises(ValueError, match="2099.12"):
+        a.__array_namespace__(api_version="2099.12")
