@@ -691,6 +691,19 @@ cdef class ufunc:
     def nargs(self):
         return self.nin + 1
 
+    @property
+    def __signature__(self):
+        # What __call__ accepts, for inspect.signature (array-api-tests reads it, help() shows
+        # it): the inputs positional-only, out positional or keyword, the rest keywords.
+        import inspect
+        P = inspect.Parameter
+        names = ["x"] if self.nin == 1 else [f"x{i + 1}" for i in range(self.nin)]
+        ps = [P(n, P.POSITIONAL_ONLY) for n in names]
+        ps.append(P("out", P.POSITIONAL_OR_KEYWORD, default=None))
+        ps += [P(k, P.KEYWORD_ONLY, default=v) for k, v in
+               (("where", True), ("casting", "same_kind"), ("dtype", None), ("order", "K"))]
+        return inspect.Signature(ps)
+
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
 
