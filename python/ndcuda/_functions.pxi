@@ -1056,7 +1056,7 @@ cdef int _only_where_true(str name, object initial, object where) except -1:
     # where=True) are the only values they take.
     if initial is not None:
         raise _NotImplementedError(f"{name}: initial= is not supported")
-    if where is not True:
+    if not (where is True or (type(where) is _np.bool_ and where)):
         raise _NotImplementedError(f"{name}: where= other than True is not supported")
     return 0
 

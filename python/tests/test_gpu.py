@@ -877,6 +877,8 @@ def test_reductions_take_numpy_positional_arguments_and_correction():
     same(nd.cumulative_sum(d, axis=1, include_initial=True),
          np.cumulative_sum(h, axis=1, include_initial=True))
     same(nd.sum(d, 0, np.float32, None, True), np.sum(h, 0, np.float32, None, True))
+    same(nd.sum(d, where=np.True_), np.sum(h, where=np.True_))
+    same(nd.any(d > 0, 1, None, False, where=True), np.any(h > 0, 1, None, False, where=True))
 
 
 def test_clip_bounds_by_position_and_keyword():

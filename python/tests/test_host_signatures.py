@@ -98,6 +98,10 @@ def test_argument_errors_need_no_device():
         ndcuda.var(x, ddof=1, correction=0.5)
     with pytest.raises(NotImplementedError, match="where"):
         ndcuda.sum(x, where=False)
+    with pytest.raises(NotImplementedError, match="where"):
+        ndcuda.all(x, where=np.False_)
+    with pytest.raises(NotImplementedError, match="where"):
+        ndcuda.mean(x, where=np.array([True, False, True]))
     with pytest.raises(NotImplementedError, match="initial"):
         ndcuda.max(x, None, None, False, 0.0)
     with pytest.raises(TypeError):
