@@ -371,8 +371,8 @@ def linalg_pinv(a, rcond=None, hermitian=False, *, rtol=None):
                      if x.dtype.kind != "c" else x.dtype)
     u, s, vh = linalg_svd(x, full_matrices=False)
     large = s > _relative_cutoff(s, rcond)
-    # 1/s where s is kept, 0 elsewhere (where() evaluates both sides: s is 0 only where it is
-    # dropped, and the division's inf there is discarded).
+    # 1/s where s is kept, 0 elsewhere; the dropped values are replaced by 1 before dividing,
+    # so that no zero is divided by.
     sinv = where(large, 1.0 / where(large, s, 1.0), 0.0).astype(s.dtype)
     vt = _UFUNCS["conjugate"](vh) if vh.dtype.kind == "c" else vh
     ut = _UFUNCS["conjugate"](u) if u.dtype.kind == "c" else u
