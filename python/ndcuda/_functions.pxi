@@ -1016,11 +1016,13 @@ cdef object _reduce(str name, int kind, void *fn, object a, object axis, object 
     cdef nd_dtype d
     cdef int kd = 1 if keepdims else 0
     cdef int64_t ax
-    cdef ndarray x = _arr(a)
-    outp = _out_ptr(out)
+    cdef ndarray x
+    # The arguments are checked before a is converted, so that their errors need no device.
     if kind == _K_DT or kind == _K_DDOF or kind == _K_PLAIN:
         naxes = _parse_axes(axis, buf, &axes)
         d = _nd_dtype(dtype)
+        x = _arr(a)
+        outp = _out_ptr(out)
         if kind == _K_DT:
             st = (<_red_dt_fn>fn)(x._a, naxes, axes, kd, d, outp, &res)
         elif kind == _K_DDOF:
@@ -1037,6 +1039,8 @@ cdef object _reduce(str name, int kind, void *fn, object a, object axis, object 
         else:
             ax = _operator.index(axis)
         d = _nd_dtype(dtype)
+        x = _arr(a)
+        outp = _out_ptr(out)
         if kind == _K_ARG:
             st = (<_arg_fn>fn)(x._a, ax, kd, outp, &res)
         elif kind == _K_SCAN:

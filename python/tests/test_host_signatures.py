@@ -116,6 +116,16 @@ def test_argument_errors_need_no_device():
         ndcuda.linalg.matrix_rank(np.eye(2), 1e-3, rtol=1e-3)
     with pytest.raises(ValueError, match="shifts"):
         ndcuda.roll(x, (1, 2), axis=(0,))
+    with pytest.raises(ValueError, match="Improper number of dimensions"):
+        ndcuda.linalg.norm(np.ones((2, 2)), axis=())    # as NumPy; not every axis
+    with pytest.raises(TypeError, match="axis"):
+        ndcuda.argmax(x, axis=())                       # one axis or None
+    with pytest.raises(TypeError, match="axis"):
+        ndcuda.cumulative_sum(x, axis=(0, 1))
+    with pytest.raises(TypeError):
+        ndcuda.sum(x, axis=0.5)
+    with pytest.raises(TypeError):
+        ndcuda.sum(x, axis=(0, "1"))
 
 
 # ---- against the specification's stubs ---------------------------------------------------------
