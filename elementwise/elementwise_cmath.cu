@@ -7,7 +7,9 @@
  * functions", 1987), which are exact about the cuts given a correct sqrt; beyond |z| = 1/eps
  * asin, asinh and acosh are log(2z) by quadrant. exp2, expm1,
  * log1p, log2, log10 and power are NumPy's own formulas (numpy/_core/src/umath/funcs.inc.src
- * and npy_math_complex.c), not C99's, so that results match NumPy's. Accuracy is that of
+ * and npy_math_complex.c), not C99's, so that results match NumPy's; expm1 at infinite and
+ * NaN arguments is exp - 1 with C99's exp values instead (cspecial.cuh), the array API's
+ * special cases, where NumPy's formula gives NaN parts. Accuracy is that of
  * the formulas: a few ulp away from the cuts and from zeros of the result. sqrt, log, sinh,
  * cosh (so sin and cos), atanh (so atan) scale their arguments at the ends of the range as
  * the C library does (cspecial.cuh). At infinite and NaN arguments
@@ -157,6 +159,7 @@ ND_K_COMPLEX(cop_exp2, {
   return c_exp(mk<F>(z.re * ln2, z.im * ln2));
 }, 1)
 ND_K_COMPLEX(cop_expm1, {
+  ND_K_NONFINITE(expm1)
   const F a = m_sin(z.im / 2);
   return mk<F>(mul_rn(m_expm1(z.re), m_cos(z.im)) - mul_rn(2 * a, a), mul_rn(m_exp(z.re), m_sin(z.im)));
 }, 1)

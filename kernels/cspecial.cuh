@@ -4,6 +4,8 @@
  * NaN open), and Annex G's complex product, which recovers infinities that the plain formula
  * turns into NaN (NumPy's complex power is exp(b log a) with that product).
  *
+ * expm1 is exp - 1 with the C library's cexp values (the array API's table for expm1).
+ *
  * Each cs_<f>(x, y) takes z = x + iy with x or y infinite or NaN and returns f(z); the finite
  * case stays with the kernels' formulas (elementwise_cmath.cu). Host and device code alike,
  * so that tests/kernels/test_cspecial_host.c checks them against the host's C library. */
@@ -381,6 +383,28 @@ template <class F> ND_CS_FN val<F> asinh_big(F x, F y) {
   return mk(sgn(log_abs(x, y) + ln2_<F>(), x), sgn((F)::atan2(fabs_(y), fabs_(x)), y));
 }
 template <class F> ND_CS_FN val<F> acosh_big(F x, F y) { return mk(log_abs(x, y) + ln2_<F>(), (F)::atan2(y, x)); }
+
+/* expm1 z = exp z - 1 at an infinite or NaN argument: the C library's cexp values (C99 Annex
+ * G.6.3.1; glibc's signs where it leaves them open) less one in the real part. These are the
+ * array API's special cases for expm1 (inf + 0j -> inf + 0j, -inf + inf j -> -1 + 0j, NaN + 0j
+ * -> NaN + 0j); NumPy's finite formula, expm1(x) cos y - 2 sin^2(y/2) + i exp(x) sin y, gives
+ * NaN parts there instead (inf * sin 0). */
+template <class F> ND_CS_FN val<F> expm1(F x, F y) {
+  val<F> e;
+  if (y == 0) {
+    /* exp(x) + 0j with y's zero: x is +-inf or NaN here. */
+    e = mk(isnan_(x) ? x : x > 0 ? x : (F)0, y);
+  } else if (isinf_(x)) {
+    if (finite_(y))
+      e = x > 0 ? mk(x * (F)::cos(y), x * (F)::sin(y)) : mk((F)0 * (F)::cos(y), (F)0 * (F)::sin(y));
+    else
+      e = x > 0 ? mk(x, nan<F>()) : mk((F)0, sgn((F)0, y));
+  } else {
+    /* x finite with y infinite or NaN, or x NaN with y not zero */
+    e = mk(nan<F>(), nan<F>());
+  }
+  return mk(e.re - 1, e.im);
+}
 
 }  // namespace cs
 }  // namespace ndk

@@ -77,7 +77,7 @@ float_ = _numpy.float64
 complex_ = _numpy.complex128
 
 __version__ = _core.__version__
-__array_api_version__ = "2024.12"
+__array_api_version__ = "2025.12"
 
 
 def get_array_module(*args):

@@ -579,6 +579,10 @@ cdef class ndarray:
         return (2, nd_array_device(self._a))   # (kDLCUDA, device id)
 
     def __array_namespace__(self, *, api_version=None):
+        # The standard's versions this namespace satisfies; any other is a ValueError.
+        if api_version is not None and api_version not in ("2021.12", "2022.12", "2023.12",
+                                                           "2024.12", "2025.12"):
+            raise ValueError(f"ndcuda does not implement array API version {api_version!r}")
         import ndcuda
         return ndcuda
 
@@ -767,9 +771,12 @@ cdef class ndarray:
         cdef int64_t buf[32]
         cdef int n = 0
         cdef nd_array *out
+        # An explicit empty permutation, transpose(()), is one of no axes, as NumPy reads it:
+        # valid for a 0-d array only (the C function's naxes 0 would reverse the axes).
+        cdef bint explicit = len(axes) > 0 and not (len(axes) == 1 and axes[0] is None)
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = () if axes[0] is None else tuple(axes[0])
-        if len(axes) > 32:
+        if len(axes) > 32 or (explicit and len(axes) == 0 and self.ndim != 0):
             raise ValueError("axes don't match array")
         for x in axes:
             buf[n] = _operator.index(x)
@@ -787,6 +794,10 @@ cdef class ndarray:
         cdef int64_t *axes
         cdef nd_array *out
         cdef int n = _parse_axes(axis, buf, &axes)
+        if axes != NULL and n == 0:
+            # axis=() names no axis, so nothing is squeezed (the C function's naxes 0 would
+            # squeeze every length-1 axis, NumPy's axis=None).
+            return self[...]
         _check(nd_array_squeeze(self._a, n, axes, &out))
         return _wrap(out, _view_base(self))
 

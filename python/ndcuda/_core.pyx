@@ -1,5 +1,7 @@
-# cython: language_level=3, embedsignature=True
+# cython: language_level=3, embedsignature=True, embedsignature.format=clinic
 # cython: c_api_binop_methods=False, binding=False
+# (embedsignature.format=clinic writes each signature where inspect.signature reads it, so that
+# help(), IDEs and array-api-tests' signature checks see the real parameters.)
 """The compiled core of the ndcuda Python package.
 
 Everything here calls the C API (include/ndcuda.h) directly. The module is split into

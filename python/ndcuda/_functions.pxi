@@ -51,7 +51,7 @@ cdef int _check_device(object device) except -1:
     raise ValueError(f"unsupported device {device!r} (ndcuda arrays live on CUDA devices)")
 
 
-def empty(shape, dtype=float, order="C", *, device=None):
+def empty(shape, dtype=None, order="C", *, device=None):
     _check_device(device)
     cdef int64_t buf[32]
     cdef nd_array *out
@@ -61,7 +61,7 @@ def empty(shape, dtype=float, order="C", *, device=None):
     return _wrap(out)
 
 
-def zeros(shape, dtype=float, order="C", *, device=None):
+def zeros(shape, dtype=None, order="C", *, device=None):
     _check_device(device)
     cdef int64_t buf[32]
     cdef nd_array *out
@@ -74,7 +74,7 @@ def zeros(shape, dtype=float, order="C", *, device=None):
     return _wrap(out)
 
 
-def ones(shape, dtype=float, order="C", *, device=None):
+def ones(shape, dtype=None, order="C", *, device=None):
     _check_device(device)
     cdef int64_t buf[32]
     cdef nd_array *out
@@ -203,7 +203,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return r if dtype is None else r.astype(dtype)
 
 
-def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):
+def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
     _check_device(device)
     cdef nd_array *out
     _check(nd_eye(N, -1 if M is None else M, k, _nd_dtype_or(dtype, ND_FLOAT64), &out))
@@ -211,14 +211,14 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):
     return r if order == "C" else r.copy(order)
 
 
-def identity(n, dtype=float, *, device=None):
+def identity(n, dtype=None, *, device=None):
     _check_device(device)
     cdef nd_array *out
     _check(nd_identity(n, _nd_dtype_or(dtype, ND_FLOAT64), &out))
     return _wrap(out)
 
 
-def tri(N, M=None, k=0, dtype=float):
+def tri(N, M=None, k=0, dtype=None):
     cdef nd_array *out
     _check(nd_tri(N, -1 if M is None else M, k, _nd_dtype_or(dtype, ND_FLOAT64), &out))
     return _wrap(out)
@@ -355,7 +355,8 @@ def expand_dims(a, axis):
             raise ValueError("repeated axis")
         for ax in axes:
             x = expand_dims(x, ax)
-        return x
+        # A new view even when no axis is added, as NumPy's expand_dims(a, ()).
+        return x if axes else x[...]
     _check(nd_array_expand_dims(x._a, axis, &out))
     return _wrap(out, _view_base(x))
 
@@ -606,14 +607,18 @@ def array_split(ary, indices_or_sections, axis=0):
 
 
 def roll(a, shift, axis=None):
-    x = _arr(a)
-    if axis is None:
-        return roll(x.ravel(), shift, 0).reshape(x.shape)
     if isinstance(axis, (tuple, list)):
         shifts = shift if isinstance(shift, (tuple, list)) else [shift] * len(axis)
+        if len(shifts) != len(axis):
+            raise ValueError(f"roll: {len(shifts)} shifts for {len(axis)} axes")
+        # A new array even for axis=() (rolling along no axis), as NumPy.
+        x = _arr(a).copy()
         for s, ax in zip(shifts, axis):
             x = roll(x, s, ax)
         return x
+    x = _arr(a)
+    if axis is None:
+        return roll(x.ravel(), shift, 0).reshape(x.shape)
     ax = _normalize_axis(axis, x.ndim)
     n = x.shape[ax]
     if n == 0:
@@ -685,6 +690,19 @@ cdef class ufunc:
     @property
     def nargs(self):
         return self.nin + 1
+
+    @property
+    def __signature__(self):
+        # What __call__ accepts, for inspect.signature (array-api-tests reads it, help() shows
+        # it): the inputs positional-only, out positional or keyword, the rest keywords.
+        import inspect
+        P = inspect.Parameter
+        names = ["x"] if self.nin == 1 else [f"x{i + 1}" for i in range(self.nin)]
+        ps = [P(n, P.POSITIONAL_ONLY) for n in names]
+        ps.append(P("out", P.POSITIONAL_OR_KEYWORD, default=None))
+        ps += [P(k, P.KEYWORD_ONLY, default=v) for k, v in
+               (("where", True), ("casting", "same_kind"), ("dtype", None), ("order", "K"))]
+        return inspect.Signature(ps)
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
@@ -838,15 +856,17 @@ def where(condition, x=None, y=None):
     return where_(condition, x, y)
 
 
-def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
+def clip(a, /, min=None, max=None, out=None, *, a_min=None, a_max=None):
+    """NumPy's clip with the array API's signature: the bounds are the positional or keyword
+    arguments min and max (NumPy 2.1's names); NumPy's older a_min/a_max keywords work too."""
     cdef nd_operand ops[3]
     cdef nd_array *res
     cdef nd_array *outp
     cdef nd_status st
-    if min is not None:
-        a_min = min
-    if max is not None:
-        a_max = max
+    if (a_min is not None or a_max is not None) and (min is not None or max is not None):
+        raise ValueError("clip: pass the bounds as min/max or as a_min/a_max, not both")
+    if min is not None or max is not None:
+        a_min, a_max = min, max
     x = _arr(a)
     if a_min is None and a_max is None:
         # The array API (and NumPy 2.1) return the input's values when no bound is given.
@@ -983,108 +1003,200 @@ cdef enum:
     _K_CUMUL = 5    # f(x, axis=None, dtype=None, out=None, include_initial=False)
 
 
-cdef class _Reduction:
-    """A reduction or scan of the C library with NumPy's signature (see the kinds above)."""
-    cdef int kind
-    cdef void *fn
-    cdef readonly str name
-
-    @property
-    def __name__(self):
-        return self.name
-
-    def __repr__(self):
-        return f"<ndcuda function {self.__name__}>"
-
-    def __call__(self, a, axis=None, dtype=None, out=None, keepdims=False, ddof=0,
-                 include_initial=False, **kwargs):
-        cdef int64_t buf[32]
-        cdef int64_t *axes
-        cdef int naxes
-        cdef nd_array *res
-        cdef nd_array *outp
-        cdef nd_status st
-        cdef nd_dtype d
-        cdef int kd = 1 if keepdims else 0
-        cdef double dd = ddof
-        cdef int64_t ax
-        cdef ndarray x = _arr(a)
-        if kwargs:
-            if "where" in kwargs and kwargs["where"] is True:
-                kwargs.pop("where")
-            if "correction" in kwargs:
-                dd = kwargs.pop("correction")
-            if kwargs:
-                raise TypeError(f"{self.__name__}() got unexpected keyword arguments "
-                                f"{', '.join(kwargs)}")
-        if (self.kind == _K_PLAIN or self.kind == _K_ARG) and dtype is not None:
-            raise TypeError(f"{self.__name__}() got an unexpected keyword argument 'dtype'")
+cdef object _reduce(str name, int kind, void *fn, object a, object axis, object dtype,
+                    object out, object keepdims, double ddof, object include_initial):
+    """One reduction or scan of the C library (see the kinds above); the public functions
+    below parse NumPy's and the array API's arguments and call this."""
+    cdef int64_t buf[32]
+    cdef int64_t *axes
+    cdef int naxes
+    cdef nd_array *res
+    cdef nd_array *outp
+    cdef nd_status st
+    cdef nd_dtype d
+    cdef int kd = 1 if keepdims else 0
+    cdef int64_t ax
+    cdef ndarray x
+    # The arguments are checked before a is converted, so that their errors need no device.
+    if kind == _K_DT or kind == _K_DDOF or kind == _K_PLAIN:
+        naxes = _parse_axes(axis, buf, &axes)
+        d = _nd_dtype(dtype)
+        x = _arr(a)
         outp = _out_ptr(out)
-        if self.kind == _K_DT or self.kind == _K_DDOF or self.kind == _K_PLAIN:
-            naxes = _parse_axes(axis, buf, &axes)
-            d = _nd_dtype(dtype)
-            if self.kind == _K_DT:
-                st = (<_red_dt_fn>self.fn)(x._a, naxes, axes, kd, d, outp, &res)
-            elif self.kind == _K_DDOF:
-                st = (<_red_ddof_fn>self.fn)(x._a, naxes, axes, kd, d, dd, outp, &res)
-            else:
-                st = (<_red_fn>self.fn)(x._a, naxes, axes, kd, outp, &res)
+        if kind == _K_DT:
+            st = (<_red_dt_fn>fn)(x._a, naxes, axes, kd, d, outp, &res)
+        elif kind == _K_DDOF:
+            st = (<_red_ddof_fn>fn)(x._a, naxes, axes, kd, d, ddof, outp, &res)
         else:
-            if axis is None:
-                ax = ND_AXIS_NONE
-            elif isinstance(axis, tuple):
-                if len(axis) != 1:
-                    raise TypeError(f"{self.__name__}: axis must be an integer or None")
-                ax = _operator.index(axis[0])
-            else:
-                ax = _operator.index(axis)
-            d = _nd_dtype(dtype)
-            if self.kind == _K_ARG:
-                st = (<_arg_fn>self.fn)(x._a, ax, kd, outp, &res)
-            elif self.kind == _K_SCAN:
-                st = (<_scan_fn>self.fn)(x._a, ax, d, outp, &res)
-            else:
-                st = (<_cumul_fn>self.fn)(x._a, ax, d, 1 if include_initial else 0, outp,
-                                          &res)
-        if st != ND_OK:
-            _raise(st)
-        if outp != NULL:
-            nd_array_release(res)
-            return out[0] if isinstance(out, tuple) else out
-        return _wrap(res)
+            st = (<_red_fn>fn)(x._a, naxes, axes, kd, outp, &res)
+    else:
+        if axis is None:
+            ax = ND_AXIS_NONE
+        elif isinstance(axis, tuple):
+            if len(axis) != 1:
+                raise TypeError(f"{name}: axis must be an integer or None (got {axis!r})")
+            ax = _operator.index(axis[0])
+        else:
+            ax = _operator.index(axis)
+        d = _nd_dtype(dtype)
+        x = _arr(a)
+        outp = _out_ptr(out)
+        if kind == _K_ARG:
+            st = (<_arg_fn>fn)(x._a, ax, kd, outp, &res)
+        elif kind == _K_SCAN:
+            st = (<_scan_fn>fn)(x._a, ax, d, outp, &res)
+        else:
+            st = (<_cumul_fn>fn)(x._a, ax, d, 1 if include_initial else 0, outp, &res)
+    if st != ND_OK:
+        _raise(st)
+    if outp != NULL:
+        nd_array_release(res)
+        return out[0] if isinstance(out, tuple) else out
+    return _wrap(res)
 
 
-cdef _Reduction _reduction(str name, int kind, void *fn):
-    cdef _Reduction r = _Reduction.__new__(_Reduction)
-    r.name = name
-    r.kind = kind
-    r.fn = fn
-    return r
+cdef int _only_where_true(str name, object initial, object where) except -1:
+    # The C reductions have no mask and no initial value; NumPy's defaults (no initial,
+    # where=True) are the only values they take.
+    if initial is not None:
+        raise _NotImplementedError(f"{name}: initial= is not supported")
+    if not (where is True or (type(where) is _np.bool_ and where)):
+        raise _NotImplementedError(f"{name}: where= other than True is not supported")
+    return 0
 
 
-sum = _reduction("sum", _K_DT, <void *>nd_sum)
-prod = _reduction("prod", _K_DT, <void *>nd_prod)
-nansum = _reduction("nansum", _K_DT, <void *>nd_nansum)
-mean = _reduction("mean", _K_DT, <void *>nd_mean)
-nanmean = _reduction("nanmean", _K_DT, <void *>nd_nanmean)
-var = _reduction("var", _K_DDOF, <void *>nd_var)
-std = _reduction("std", _K_DDOF, <void *>nd_std)
-amin = _reduction("amin", _K_PLAIN, <void *>nd_amin)
-amax = _reduction("amax", _K_PLAIN, <void *>nd_amax)
-min = _reduction("min", _K_PLAIN, <void *>nd_amin)
-max = _reduction("max", _K_PLAIN, <void *>nd_amax)
-nanmin = _reduction("nanmin", _K_PLAIN, <void *>nd_nanmin)
-nanmax = _reduction("nanmax", _K_PLAIN, <void *>nd_nanmax)
-ptp = _reduction("ptp", _K_PLAIN, <void *>nd_ptp)
-median = _reduction("median", _K_PLAIN, <void *>nd_median)
-all = _reduction("all", _K_PLAIN, <void *>nd_all)
-any = _reduction("any", _K_PLAIN, <void *>nd_any)
-argmin = _reduction("argmin", _K_ARG, <void *>nd_argmin)
-argmax = _reduction("argmax", _K_ARG, <void *>nd_argmax)
-cumsum = _reduction("cumsum", _K_SCAN, <void *>nd_cumsum)
-cumprod = _reduction("cumprod", _K_SCAN, <void *>nd_cumprod)
-cumulative_sum = _reduction("cumulative_sum", _K_CUMUL, <void *>nd_cumulative_sum)
-cumulative_prod = _reduction("cumulative_prod", _K_CUMUL, <void *>nd_cumulative_prod)
+cdef double _ddof_of(str name, object ddof, object correction) except? -1.0:
+    # NumPy 2 takes ddof (NumPy's name) or correction (the array API's), not both.
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError(f"{name}: ddof and correction can't be provided simultaneously.")
+        return float(correction)
+    return float(ddof)
+
+
+# Each reduction is a plain function with NumPy's signature (which also takes the array API's
+# keyword arguments), so that inspect.signature and positional arguments work as in NumPy.
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    _only_where_true("sum", initial, where)
+    return _reduce("sum", _K_DT, <void *>nd_sum, a, axis, dtype, out, keepdims, 0, False)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    _only_where_true("prod", initial, where)
+    return _reduce("prod", _K_DT, <void *>nd_prod, a, axis, dtype, out, keepdims, 0, False)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    _only_where_true("nansum", initial, where)
+    return _reduce("nansum", _K_DT, <void *>nd_nansum, a, axis, dtype, out, keepdims, 0,
+                   False)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    _only_where_true("mean", None, where)
+    return _reduce("mean", _K_DT, <void *>nd_mean, a, axis, dtype, out, keepdims, 0, False)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    _only_where_true("nanmean", None, where)
+    return _reduce("nanmean", _K_DT, <void *>nd_nanmean, a, axis, dtype, out, keepdims, 0,
+                   False)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        correction=None):
+    _only_where_true("var", None, where)
+    return _reduce("var", _K_DDOF, <void *>nd_var, a, axis, dtype, out, keepdims,
+                   _ddof_of("var", ddof, correction), False)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        correction=None):
+    _only_where_true("std", None, where)
+    return _reduce("std", _K_DDOF, <void *>nd_std, a, axis, dtype, out, keepdims,
+                   _ddof_of("std", ddof, correction), False)
+
+
+def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    _only_where_true("amin", initial, where)
+    return _reduce("amin", _K_PLAIN, <void *>nd_amin, a, axis, None, out, keepdims, 0, False)
+
+
+def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    _only_where_true("amax", initial, where)
+    return _reduce("amax", _K_PLAIN, <void *>nd_amax, a, axis, None, out, keepdims, 0, False)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    _only_where_true("min", initial, where)
+    return _reduce("min", _K_PLAIN, <void *>nd_amin, a, axis, None, out, keepdims, 0, False)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    _only_where_true("max", initial, where)
+    return _reduce("max", _K_PLAIN, <void *>nd_amax, a, axis, None, out, keepdims, 0, False)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    _only_where_true("nanmin", initial, where)
+    return _reduce("nanmin", _K_PLAIN, <void *>nd_nanmin, a, axis, None, out, keepdims, 0,
+                   False)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    _only_where_true("nanmax", initial, where)
+    return _reduce("nanmax", _K_PLAIN, <void *>nd_nanmax, a, axis, None, out, keepdims, 0,
+                   False)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    return _reduce("ptp", _K_PLAIN, <void *>nd_ptp, a, axis, None, out, keepdims, 0, False)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    # overwrite_input only permits NumPy to use a as scratch space; the C library never does.
+    return _reduce("median", _K_PLAIN, <void *>nd_median, a, axis, None, out, keepdims, 0,
+                   False)
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    _only_where_true("all", None, where)
+    return _reduce("all", _K_PLAIN, <void *>nd_all, a, axis, None, out, keepdims, 0, False)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    _only_where_true("any", None, where)
+    return _reduce("any", _K_PLAIN, <void *>nd_any, a, axis, None, out, keepdims, 0, False)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return _reduce("argmin", _K_ARG, <void *>nd_argmin, a, axis, None, out, keepdims, 0,
+                   False)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    return _reduce("argmax", _K_ARG, <void *>nd_argmax, a, axis, None, out, keepdims, 0,
+                   False)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    return _reduce("cumsum", _K_SCAN, <void *>nd_cumsum, a, axis, dtype, out, False, 0, False)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    return _reduce("cumprod", _K_SCAN, <void *>nd_cumprod, a, axis, dtype, out, False, 0,
+                   False)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _reduce("cumulative_sum", _K_CUMUL, <void *>nd_cumulative_sum, x, axis, dtype, out,
+                   False, 0, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _reduce("cumulative_prod", _K_CUMUL, <void *>nd_cumulative_prod, x, axis, dtype,
+                   out, False, 0, include_initial)
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):

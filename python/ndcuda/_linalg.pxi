@@ -256,6 +256,9 @@ def linalg_norm(x, ord=None, axis=None, keepdims=False):
     cdef int n
     if isinstance(axis, list):
         axis = tuple(axis)
+    if axis == ():
+        # NumPy's message; the C function would read no axes as every axis.
+        raise ValueError("Improper number of dimensions to norm.")
     n = _parse_axes(axis, buf, &axes)
     _check(nd_linalg_norm(_arr(x)._a, _norm_ord(ord), n, axes, 1 if keepdims else 0, &res))
     return _wrap(res)
@@ -263,6 +266,15 @@ def linalg_norm(x, ord=None, axis=None, keepdims=False):
 
 def linalg_vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     a = _arr(x)
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    if isinstance(axis, tuple) and len(axis) == 0:
+        # No axis: the norm of each element alone, which is |x| for every order except 0
+        # (the count of nonzero elements); the shape is kept, as for any reduction over ().
+        rdt = _real_float_dtype(a.dtype)
+        if ord == 0:
+            return (a != 0).astype(rdt)
+        return _UFUNCS["absolute"](a).astype(rdt)
     if axis is None:
         a = a.ravel()
         axis = 0
@@ -296,20 +308,75 @@ def linalg_cond(x, p=None):
     return _wrap(res)
 
 
+cdef object _real_float_dtype(object dt):
+    # The real floating dtype of a norm, singular value or rank tolerance of dtype dt.
+    dt = _np.dtype(dt)
+    if dt.kind == "c":
+        return _np.dtype(_np.float32 if dt == _np.complex64 else _np.float64)
+    if dt.kind == "f":
+        return dt
+    return _np.dtype(_np.float64)
+
+
+cdef object _relative_cutoff(object s, object rtol):
+    """rtol * max(S) for singular values s (shape (..., k), k > 0), with rtol a Python scalar
+    or an array broadcast against the stack shape s.shape[:-1] (the array API's rtol)."""
+    smax = amax(s, axis=-1, keepdims=True)
+    if isinstance(rtol, ndarray) or isinstance(rtol, _np.ndarray):
+        r = asarray(rtol)
+        return smax * r[..., None]
+    return smax * float(rtol)
+
+
 def linalg_matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """NumPy's matrix_rank (an absolute tol, the C library's) and the array API's (rtol, a
+    tolerance relative to the largest singular value, a scalar or an array broadcast against
+    the stack shape A.shape[:-2])."""
     cdef nd_array *res
-    if rtol is not None:
-        raise _NotImplementedError("matrix_rank with rtol")
-    _check(nd_linalg_matrix_rank(_arr(A)._a, -1.0 if tol is None else float(tol), &res))
-    return _wrap(res)
+    if rtol is None:
+        _check(nd_linalg_matrix_rank(_arr(A)._a, -1.0 if tol is None else float(tol), &res))
+        return _wrap(res)
+    if tol is not None:
+        raise ValueError("matrix_rank: `tol` and `rtol` can't be both set.")
+    a = _arr(A)
+    if a.ndim < 2:
+        # NumPy's rule for vectors and scalars: rank 1 unless every element is zero.
+        return asarray(int(not all(a == 0).item()), dtype=_np.int64)
+    if a.shape[-2] == 0 or a.shape[-1] == 0:
+        return zeros(a.shape[:-2], dtype=_np.int64)
+    if hermitian:
+        s = _UFUNCS["absolute"](linalg_eigvalsh(a))
+    else:
+        s = linalg_svd(a, compute_uv=False)
+    return count_nonzero(s > _relative_cutoff(s, rtol), axis=-1)
 
 
 def linalg_pinv(a, rcond=None, hermitian=False, *, rtol=None):
+    """NumPy's pinv (rcond) and the array API's (rtol); a scalar bound goes to the C library,
+    an array of bounds (one per matrix of the stack, broadcast) is applied here to the
+    singular values of the C library's SVD, as NumPy does."""
     cdef nd_array *res
     if rtol is not None:
         rcond = rtol
-    _check(nd_linalg_pinv(_arr(a)._a, -1.0 if rcond is None else float(rcond), &res))
-    return _wrap(res)
+    if not (isinstance(rcond, ndarray) or isinstance(rcond, _np.ndarray)):
+        _check(nd_linalg_pinv(_arr(a)._a, -1.0 if rcond is None else float(rcond), &res))
+        return _wrap(res)
+    x = _arr(a)
+    if x.ndim < 2:
+        raise LinAlgError(f"pinv: {x.ndim}-dimensional array given. Array must be at least "
+                          "two-dimensional")
+    m, n = x.shape[-2], x.shape[-1]
+    if m == 0 or n == 0:
+        return zeros(x.shape[:-2] + (n, m), dtype=_real_float_dtype(x.dtype)
+                     if x.dtype.kind != "c" else x.dtype)
+    u, s, vh = linalg_svd(x, full_matrices=False)
+    large = s > _relative_cutoff(s, rcond)
+    # 1/s where s is kept, 0 elsewhere; the dropped values are replaced by 1 before dividing,
+    # so that no zero is divided by.
+    sinv = where(large, 1.0 / where(large, s, 1.0), 0.0).astype(s.dtype)
+    vt = _UFUNCS["conjugate"](vh) if vh.dtype.kind == "c" else vh
+    ut = _UFUNCS["conjugate"](u) if u.dtype.kind == "c" else u
+    return matmul(vt.mT * sinv[..., None, :], ut.mT)
 
 
 def linalg_lstsq(a, b, rcond=None):

@@ -812,3 +812,112 @@ def test_foreign_objects_do_not_crash():
         nd.from_dlpack(object())
     del d
     gc.collect()
+
+
+# ---- array API arguments: axis=(), positional NumPy order, rtol, clip bounds ---------------
+
+@pytest.mark.parametrize("dt", ["bool", "int32", "float32", "complex64"])
+def test_axis_empty_tuple_reduces_and_squeezes_nothing(dt):
+    h0 = host(dt, (5, 6))
+    d0 = nd.asarray(h0)
+    cases = list(layouts(h0)) + [("length-1 axis", d0[:1, ::2], h0[:1, ::2])]
+    for lname, d, h in cases:
+        got = nd.squeeze(d, axis=())
+        same(got, np.squeeze(h, axis=()))
+        assert nd.shares_memory(got, d) or h.size == 0
+        same(nd.expand_dims(d, ()), np.expand_dims(h, ()))
+        same(nd.flip(d, axis=()), np.flip(h, axis=()))
+        if h.ndim:      # NumPy's roll fails on a 0-d array with axis=()
+            r = nd.roll(d, (), axis=())
+            same(r, np.roll(h, (), axis=()))
+            assert not nd.shares_memory(r, d) or h.size == 0
+        for name in ("sum", "prod", "mean", "max", "min", "all", "any", "std", "var"):
+            if dt == "bool" and name in ("std", "var", "mean"):
+                continue
+            if dt == "complex64" and name in ("max", "min"):
+                continue
+            for keepdims in (False, True):
+                want = getattr(np, name)(h, axis=(), keepdims=keepdims)
+                got = getattr(nd, name)(d, axis=(), keepdims=keepdims)
+                same(got, np.asarray(want))
+        same(nd.count_nonzero(d, axis=()), np.count_nonzero(h, axis=()))
+        same(nd.moveaxis(d, (), ()), np.moveaxis(h, (), ()))
+        if h.ndim:
+            with pytest.raises(ValueError):
+                nd.transpose(d, ())
+            with pytest.raises(ValueError):
+                nd.linalg.norm(d, axis=())
+        else:
+            same(nd.transpose(d, ()), np.transpose(h, ()))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex64"])
+@pytest.mark.parametrize("ord", [2, 1, 0, -1, -2.5, np.inf, -np.inf, 3])
+def test_vector_norm_over_no_axis_is_elementwise(dt, ord):
+    h = host(dt, (3, 4))
+    h[1, 2] = 0
+    for lname, d, hh in layouts(h):
+        for keepdims in (False, True):
+            got = nd.linalg.vector_norm(d, axis=(), keepdims=keepdims, ord=ord)
+            with np.errstate(all="ignore"):     # NumPy's 0 ** negative order
+                want = np.linalg.vector_norm(hh, axis=(), keepdims=keepdims, ord=ord)
+            same(got, np.asarray(want).astype(np.abs(hh).dtype))
+
+
+def test_reductions_take_numpy_positional_arguments_and_correction():
+    h = host("float64", (4, 5))
+    d = nd.asarray(h)
+    out = nd.zeros(5)
+    assert nd.max(d, 0, out) is out                       # (a, axis, out), as np.max
+    same(out, np.max(h, 0))
+    same(nd.std(d, 1, None, None, 1, True), np.std(h, 1, None, None, 1, True))   # ddof, keepdims
+    same(nd.var(d, axis=0, correction=1.5), np.var(h, axis=0, correction=1.5))
+    same(nd.std(d, correction=1), np.std(h, ddof=1))
+    same(nd.argmax(d, 1, keepdims=True), np.argmax(h, 1, keepdims=True))
+    same(nd.cumulative_sum(d, axis=1, include_initial=True),
+         np.cumulative_sum(h, axis=1, include_initial=True))
+    same(nd.sum(d, 0, np.float32, None, True), np.sum(h, 0, np.float32, None, True))
+    same(nd.sum(d, where=np.True_), np.sum(h, where=np.True_))
+    same(nd.any(d > 0, 1, None, False, where=True), np.any(h > 0, 1, None, False, where=True))
+
+
+def test_clip_bounds_by_position_and_keyword():
+    h = host("float32", (4, 5))
+    d = nd.asarray(h)
+    same(nd.clip(d, -1, 1), np.clip(h, -1, 1))
+    same(nd.clip(d, min=-1), np.clip(h, min=-1))
+    same(nd.clip(d, max=0.5), np.clip(h, max=0.5))
+    same(nd.clip(d, a_min=-2, a_max=2), np.clip(h, -2, 2))
+    same(nd.clip(d, nd.asarray(h[0]), None), np.clip(h, h[0], None))
+    same(nd.clip(d), np.clip(h))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex128"])
+def test_matrix_rank_and_pinv_with_rtol(dt):
+    rng = np.random.default_rng(7)
+    # A stack of 4 matrices 5x3 of ranks 3, 2, 1 and 0 (exactly, then rounded to dt).
+    a = np.zeros((4, 5, 3), dtype=dt)
+    for i, rank in enumerate((3, 2, 1, 0)):
+        for _ in range(rank):
+            u = rng.standard_normal(5) + (1j * rng.standard_normal(5) if dt[0] == "c" else 0)
+            a[i] += np.outer(u, rng.standard_normal(3)).astype(dt)
+    d = nd.asarray(a)
+    # (rtol=0 and the default, a few eps, are left out: the rank then depends on how the
+    # zero singular values round, which differs between cuSOLVER and LAPACK.)
+    for rtol in (1e-3, 0.5, 41.0):
+        got = nd.linalg.matrix_rank(d, rtol=rtol)
+        assert got.dtype == np.int64 and got.shape == (4,)
+        np.testing.assert_array_equal(got.get(), np.linalg.matrix_rank(a, rtol=rtol))
+    # An array rtol broadcast against the stack: one bound per matrix.
+    rt = np.array([1e-6, 0.9, 1e-6, 1e-6])
+    for r in (rt, nd.asarray(rt), nd.asarray(rt.astype(np.float32))):
+        np.testing.assert_array_equal(nd.linalg.matrix_rank(d, rtol=r).get(),
+                                      np.linalg.matrix_rank(a, rtol=rt))
+    np.testing.assert_array_equal(nd.linalg.matrix_rank(d[:, :0], rtol=0.1).get(), [0] * 4)
+    tol = 1e-3 if dt == "float32" else 1e-9
+    full = a[:3] + 3 * np.eye(5, 3, dtype=dt)
+    for r in (np.array([1e-6, 0.5, 1e-6]), nd.asarray(np.array([0.2]))):
+        want = np.linalg.pinv(full, rtol=r.get() if isinstance(r, nd.ndarray) else r)
+        same(nd.linalg.pinv(nd.asarray(full), rtol=r), want, rtol=tol)
+    same(nd.linalg.pinv(nd.asarray(full), rtol=0.5), np.linalg.pinv(full, rtol=0.5), rtol=tol)
+    assert nd.linalg.pinv(nd.asarray(full[:, :0]), rtol=nd.asarray([0.1])).shape == (3, 3, 0)

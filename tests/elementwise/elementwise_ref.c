@@ -383,6 +383,12 @@ static int c_isnan(double re, double im) { return isnan(re) || isnan(im); }
         break;                                                                                    \
       }                                                                                           \
       case ND_UFUNC_EXPM1: {                                                                      \
+        /* NumPy's formula; at infinite and NaN arguments cexp - 1 (the array API's cases). */    \
+        if (!isfinite(a[0]) || !isfinite(a[1])) {                                                 \
+          const CT e = cexp##F(z);                                                                \
+          y = CMK(creal##F(e) - 1, cimag##F(e));                                                  \
+          break;                                                                                  \
+        }                                                                                         \
         const T s = sin##F(a[1] / 2);                                                             \
         y = CMK(expm1##F(a[0]) * cos##F(a[1]) - 2 * s * s, exp##F(a[0]) * sin##F(a[1]));     \
         break;                                                                                    \

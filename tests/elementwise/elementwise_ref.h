@@ -4,7 +4,8 @@
  * (numpy/_core/src/umath: loops*.c.src, npy_math_internal.h.src, funcs.inc.src): integer
  * wrapping and division by zero, npy_divmod, float16 through float32 with one rounding,
  * NumPy's complex product/quotient/power and its formulas for exp2, expm1, log1p, log2 and
- * log10 of complex numbers; glibc's functions everywhere else. */
+ * log10 of complex numbers (expm1 at infinite and NaN arguments is cexp - 1, the array API's
+ * special cases); glibc's functions everywhere else. */
 #ifndef ND_TEST_ELEMENTWISE_REF_H
 #define ND_TEST_ELEMENTWISE_REF_H
 

@@ -1118,6 +1118,47 @@ START_TEST(complex_special_values) {
 }
 END_TEST
 
+/* Complex expm1 at infinite and NaN arguments, on the device: the host reference (cexp - 1,
+ * which test_cspecial_host checks against the array API's table) at every pair of
+ * {+-0, 1, -1.5, 3, +-inf, NaN} with a non-finite part, zeros matching in sign. */
+START_TEST(complex_expm1_special_values) {
+  static const double v[] = {0.0, -0.0, 1.0, -1.5, 3.0, INFINITY, -INFINITY, NAN};
+  enum { NVAL = sizeof v / sizeof v[0] };
+  double pts[NVAL * NVAL][2];
+  int64_t n = 0;
+  for (int i = 0; i < NVAL; i++)
+    for (int j = 0; j < NVAL; j++)
+      if (!isfinite(v[i]) || !isfinite(v[j])) pts[n][0] = v[i], pts[n][1] = v[j], n++;
+  for (int dt = ND_COMPLEX64; dt <= ND_COMPLEX128; dt++) {
+    nd_ref h = nd_ref_new((nd_dtype)dt, 1, &n);
+    for (int64_t k = 0; k < n; k++) nd_ref_set(&h, k, sc_c((nd_dtype)dt, pts[k][0], pts[k][1]));
+    nd_array *a = nd_ref_upload(&h);
+    nd__ufunc_loop L;
+    const nd_dtype d1 = (nd_dtype)dt;
+    ND_ASSERT_OK(nd__ufunc_resolve("t", ND_UFUNC_EXPM1, 1, &d1, &L));
+    nd_array *r;
+    ND_ASSERT_OK(nd_ufunc_call(ND_UFUNC_EXPM1, 1, (nd_operand[]){nd_arg(a)}, NULL, &r));
+    nd_ref got = nd_ref_download(r);
+    for (int64_t k = 0; k < n; k++) {
+      const nd_scalar x = nd_ref_get(&h, k);
+      const nd_scalar want = ew_ref(&L, &x, NULL), g = nd_ref_get(&got, k);
+      char why[256];
+      ck_assert_msg(ew_ref_close(g, want, 4, why, sizeof why), "expm1(%g%+gj) %s: %s", pts[k][0], pts[k][1],
+                    nd_dtype_name(L.key), why);
+      for (int p = 0; p < 2; p++)
+        if (want.v.c[p] == 0)
+          ck_assert_msg(g.v.c[p] == 0 && signbit(g.v.c[p]) == signbit(want.v.c[p]),
+                        "expm1(%g%+gj) %s: part %d is %g, want %g", pts[k][0], pts[k][1], nd_dtype_name(L.key), p,
+                        g.v.c[p], want.v.c[p]);
+    }
+    nd_ref_free(&got);
+    nd_array_release(r);
+    nd_array_release(a);
+    nd_ref_free(&h);
+  }
+}
+END_TEST
+
 /* ---- streams and 64-bit indexing -------------------------------------------------------------- */
 
 START_TEST(ordered_across_streams) {
@@ -1193,6 +1234,7 @@ static Suite *elementwise_suite(void) {
   tcase_add_test(t, where_clip_and_rounding);
   tcase_add_test(t, nan_to_num_isclose_and_equality);
   tcase_add_test(t, complex_special_values);
+  tcase_add_test(t, complex_expm1_special_values);
   tcase_add_test(t, complex_extreme_magnitudes);
   tcase_add_test(t, logical_with_weak_float_truth);
   tcase_add_test(t, ordered_across_streams);

@@ -65,3 +65,13 @@ extern "C" void nd_cs_mul(double a, double b, double c, double d, double *re, do
   mul<double>(a, b, c, d, re, im);
 }
 extern "C" void nd_cs_mulf(float a, float b, float c, float d, float *re, float *im) { mul<float>(a, b, c, d, re, im); }
+extern "C" void nd_cs_expm1(double x, double y, double *re, double *im) {
+  const ndk::cs::val<double> v = ndk::cs::expm1(x, y);
+  *re = v.re;
+  *im = v.im;
+}
+extern "C" void nd_cs_expm1f(float x, float y, float *re, float *im) {
+  const ndk::cs::val<float> v = ndk::cs::expm1(x, y);
+  *re = v.re;
+  *im = v.im;
+}

@@ -4,7 +4,8 @@
  * what NumPy calls on Linux, and against C's own complex product (Annex G's recovery of
  * infinities, as in NumPy's complex power). Every pair (x, y) from {+-0, 1, -1.5, 3, +-inf,
  * NaN} with x or y non-finite, in float and double: both parts must match, NaN matching
- * NaN and zeros matching in sign. */
+ * NaN and zeros matching in sign. expm1 there is checked against cexp - 1 and against the
+ * array API's table of special cases. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -248,6 +249,88 @@ START_TEST(test_finite_reported_cases) {
 }
 END_TEST
 
+void nd_cs_expm1(double x, double y, double *re, double *im);
+void nd_cs_expm1f(float x, float y, float *re, float *im);
+
+/* expm1 at every non-finite pair: the C library's cexp less one in the real part. */
+START_TEST(test_expm1_against_cexp) {
+  int bad = 0, n = 0;
+  for (int is_float = 0; is_float < 2; is_float++) {
+    const double ulp = is_float ? 0x1p-23 : 0x1p-52;
+    for (int i = 0; i < NV; i++)
+      for (int j = 0; j < NV; j++) {
+        const double x = vals[i], y = vals[j];
+        if (isfinite(x) && isfinite(y)) continue;
+        double got[2], want[2];
+        if (is_float) {
+          float re, im;
+          nd_cs_expm1f((float)x, (float)y, &re, &im);
+          const float complex e = cexpf(CMPLXF((float)x, (float)y));
+          got[0] = re, got[1] = im, want[0] = crealf(e) - 1, want[1] = cimagf(e);
+        } else {
+          nd_cs_expm1(x, y, &got[0], &got[1]);
+          const double complex e = cexp(CMPLX(x, y));
+          want[0] = creal(e) - 1, want[1] = cimag(e);
+        }
+        n++;
+        if (!same(got[0], want[0], ulp) || !same(got[1], want[1], ulp)) {
+          if (bad++ < 20)
+            fprintf(stderr, "expm1%s(%g%+gi): ndcuda %g%+gi, cexp - 1 %g%+gi\n", is_float ? "f" : "", x, y, got[0],
+                    got[1], want[0], want[1]);
+        }
+      }
+  }
+  ck_assert_msg(bad == 0, "%d of %d expm1 results differ from cexp - 1", bad, n);
+}
+END_TEST
+
+/* The array API's special cases for complex expm1 (2025.12), as written there; a part whose
+ * sign the standard leaves open is compared by magnitude. */
+START_TEST(test_expm1_array_api_cases) {
+  static const struct {
+    double x, y, re, im;
+    int any_sign_re, any_sign_im;
+  } cs[] = {
+      {INFINITY, 0.0, INFINITY, 0.0, 0, 0},       /* +inf + 0j -> +inf + 0j */
+      {-INFINITY, 1.0, -1.0, 0.0, 0, 0},          /* -inf + bj -> +0 cis(b) - 1 */
+      {-INFINITY, 3.0, -1.0, 0.0, 0, 0},
+      {-INFINITY, -1.5, -1.0, -0.0, 0, 0},
+      {INFINITY, 1.0, INFINITY, INFINITY, 0, 0},  /* +inf + bj -> +inf cis(b) - 1 */
+      {INFINITY, 3.0, -INFINITY, INFINITY, 0, 0},
+      {INFINITY, -1.5, INFINITY, -INFINITY, 0, 0},
+      {-INFINITY, INFINITY, -1.0, 0.0, 0, 1},     /* -> -1 + 0j */
+      {INFINITY, INFINITY, INFINITY, NAN, 1, 0},  /* -> inf + NaN j */
+      {-INFINITY, NAN, -1.0, 0.0, 0, 1},          /* -> -1 + 0j */
+      {INFINITY, NAN, INFINITY, NAN, 1, 0},       /* -> inf + NaN j */
+      {NAN, 0.0, NAN, 0.0, 0, 0},                 /* -> NaN + 0j */
+      {NAN, 1.0, NAN, NAN, 0, 0},                 /* b != 0 -> NaN + NaN j */
+      {NAN, INFINITY, NAN, NAN, 0, 0},
+      {NAN, NAN, NAN, NAN, 0, 0},
+      {1.0, INFINITY, NAN, NAN, 0, 0},            /* finite a, b = +inf -> NaN + NaN j */
+      {-0.0, INFINITY, NAN, NAN, 0, 0},
+      {3.0, NAN, NAN, NAN, 0, 0},                 /* finite a, b = NaN -> NaN + NaN j */
+  };
+  for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
+    for (int is_float = 0; is_float < 2; is_float++) {
+      double g[2];
+      if (is_float) {
+        float re, im;
+        nd_cs_expm1f((float)cs[k].x, (float)cs[k].y, &re, &im);
+        g[0] = re, g[1] = im;
+      } else {
+        nd_cs_expm1(cs[k].x, cs[k].y, &g[0], &g[1]);
+      }
+      const double w[2] = {cs[k].re, cs[k].im};
+      const int any[2] = {cs[k].any_sign_re, cs[k].any_sign_im};
+      for (int p = 0; p < 2; p++) {
+        const double gp = any[p] ? fabs(g[p]) : g[p], wp = any[p] ? fabs(w[p]) : w[p];
+        ck_assert_msg(same(gp, wp, is_float ? 0x1p-23 : 0x1p-52), "expm1%s(%g%+gj): %s part %g, want %g",
+                      is_float ? "f" : "", cs[k].x, cs[k].y, p ? "imaginary" : "real", g[p], w[p]);
+      }
+    }
+}
+END_TEST
+
 static Suite *cspecial_suite(void) {
   Suite *s = suite_create("cspecial_host");
   TCase *tc = tcase_create("values");
@@ -257,6 +340,8 @@ static Suite *cspecial_suite(void) {
   tcase_add_test(tc, test_finite_double);
   tcase_add_test(tc, test_finite_float);
   tcase_add_test(tc, test_finite_reported_cases);
+  tcase_add_test(tc, test_expm1_against_cexp);
+  tcase_add_test(tc, test_expm1_array_api_cases);
   suite_add_tcase(s, tc);
   return s;
 }
