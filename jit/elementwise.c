@@ -578,7 +578,7 @@ nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin, const nd
   ND_TRY(nd__array_stream(fn, NULL, &s));
   for (int j = 0; j < np; j++)
     if (arr[j] && arr[j]->buf->device != s->device)
-      return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: kernel '%s': '%s' lives on device %d but the current device is %d",
+      return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: kernel '%s': '%s' lives on device %d but the current device is device %d",
                        fn, k->name, k->p[j].name, arr[j]->buf->device, s->device);
   for (int j = 0; j < np; j++)
     if (arr[j] && k->p[j].raw && !(nd_array_flags(arr[j]) & ND_ARRAY_C_CONTIGUOUS))

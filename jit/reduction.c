@@ -509,7 +509,7 @@ nd_status nd_reduction_kernel_call(nd_reduction_kernel *k, int nin, const nd_ope
   ND_TRY(nd__array_stream(fn, NULL, &s));
   for (int j = 0; j < np; j++)
     if (arr[j] && arr[j]->buf->device != s->device)
-      return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: kernel '%s': '%s' lives on device %d but the current device is %d",
+      return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: kernel '%s': '%s' lives on device %d but the current device is device %d",
                        fn, k->name, k->p[j].name, arr[j]->buf->device, s->device);
   nd__rd_instance *inst = NULL;
   ND_TRY(nd__rd_instance_get(fn, k, &b, &inst));

@@ -112,7 +112,9 @@ nd_status nd_copyto(nd_array *dst, const nd_array *src, nd_casting casting) {
   nd_array *b;
   nd_status st = nd_array_broadcast_to(src, dst->ndim, dst->shape, &b);
   if (st != ND_OK) return nd__error_context(st, fn);
-  st = nd__assign(fn, dst, b);
+  /* Between devices (src/peer.c): src crosses at its own size, then broadcasts there. */
+  if (src->buf->device != dst->buf->device) st = nd__copyto_device(fn, dst, src);
+  else st = nd__assign(fn, dst, b);
   nd_array_release(b);
   return st;
 }

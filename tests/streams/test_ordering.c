@@ -92,12 +92,14 @@ static void clock_join(int *dst, const int *src) {
     if (src[j] > dst[j]) dst[j] = src[j];
 }
 
-static int sim_record(void *event, void *cu) {
+static int sim_record(void *event, void *cu, int device) {
   int e = sim_index(event, ev_tok), s = sim_index(cu, cu_tok);
   if (e < 0 || s < 0) {
     sim_anomaly("record with unknown tokens %p %p", event, cu);
     return 1;
   }
+  if (device != sim.ns[s]->device)
+    sim_anomaly("record on stream %d (device %d) was told device %d", s, sim.ns[s]->device, device);
   if (e != s) sim_anomaly("the event of stream %d was recorded on stream %d", e, s);
   if (sim.retired[s]) sim_anomaly("record on stream %d after it was retired", s);
   if (sim.ev_destroyed[e]) sim_anomaly("record of destroyed event %d", e);
@@ -117,12 +119,14 @@ static int sim_record(void *event, void *cu) {
   return 0;
 }
 
-static int sim_wait(void *cu, void *event) {
+static int sim_wait(void *cu, void *event, int device) {
   int t = sim_index(cu, cu_tok), e = sim_index(event, ev_tok);
   if (e < 0 || t < 0) {
     sim_anomaly("wait with unknown tokens %p %p", cu, event);
     return 1;
   }
+  if (device != sim.ns[t]->device)
+    sim_anomaly("wait on stream %d (device %d) was told device %d", t, sim.ns[t]->device, device);
   if (t == e) sim_anomaly("stream %d waits on its own event", t);
   if (!sim.ev_recorded[e]) sim_anomaly("stream %d waits on event %d, never recorded", t, e);
   if (sim.ev_destroyed[e]) sim_anomaly("stream %d waits on destroyed event %d", t, e);
