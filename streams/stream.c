@@ -214,6 +214,9 @@ nd_status nd_stream_destroy(nd_stream *s) {
   /* Cached blocks last used on s go back to the pool while s still exists (the allocator's
    * hook). The final record covers all work, so buffers that remember the stream can still be
    * ordered after it once the CUDA stream is gone. */
+  /* With the stream's device current, as for every other use of its handle. */
+  int prev = -1;
+  if (nd__device_enter(s->device, &prev) != 0) prev = -1;
   const nd__stream_retire_hook hook = __atomic_load_n(&nd__retire_hook, __ATOMIC_ACQUIRE);
   if (hook != NULL) hook(s);
   nd_status st = nd__stream_retire(s);
@@ -221,6 +224,7 @@ nd_status nd_stream_destroy(nd_stream *s) {
     nd_status st2 = ND_CUDA(cudaStreamDestroy((cudaStream_t)s->cu));
     if (st == ND_OK) st = st2;
   }
+  nd__device_leave(prev);
   nd__stream_release(s);
   return st;
 }

@@ -267,7 +267,7 @@ START_TEST(mismatch_in_every_family) {
   ASSERT_MISMATCH(nd_random_uniform_into(NULL, 0.0, 1.0, a1), "nd_random_uniform_into");
   ASSERT_MISMATCH(nd_take(a0, i1, 0, ND_INDEX_WRAP, NULL, &r), "nd_take");
   ASSERT_MISMATCH(nd_array_fill(a1, nd_scalar_float(5.0)), "nd_array_fill");
-  ASSERT_MISMATCH(nd_array_copy(a1, ND_ORDER_C, &r), "nd_array_copy");
+  ASSERT_MISMATCH(nd_array_astype(a1, ND_FLOAT64, &r), "nd_array_astype");
   /* a user kernel compiled for device 0 with an array of device 1 */
   nd_module *mod = NULL;
   ND_ASSERT_OK(nd_module_create("extern \"C\" __global__ void twice(float *x, int n) {\n"
@@ -286,6 +286,10 @@ START_TEST(mismatch_in_every_family) {
   ND_ASSERT_OK(nd_add(a1, a1, NULL, &r));
   nd_array_release(r);
   on(0);
+  ND_ASSERT_OK(nd_array_copy(a1, ND_ORDER_F, &r)); /* as CuPy's copy: onto the current device */
+  ck_assert_int_eq(nd_array_device(r), 0);
+  assert_same(r, a1, "copy from another device");
+  nd_array_release(r);
   ND_ASSERT_OK(nd_copyto(a1, a0, ND_CASTING_NO));
   assert_same(a1, a0, "copyto across devices");
   free(before);
