@@ -434,6 +434,29 @@ START_TEST(readers_are_not_ordered_with_each_other) {
 }
 END_TEST
 
+/* Streams of two devices: a hand-off records on the producer's device and waits on the
+ * consumer's (the binding is told each stream's own device; it reports a misuse otherwise),
+ * and memory of one device is refused by a sync on the other's stream. */
+START_TEST(streams_of_two_devices) {
+  int a = sim_stream(), b = sim_stream();
+  sim.ns[b]->device = 1;
+  int w = OP(a, {X, W});
+  int r = OP(b, {X, R}); /* a copy to device 1 reads X */
+  ck_assert(hb(w, r));
+  int w2 = OP(a, {X, W}); /* device 0 overwrites X after the copy's read */
+  ck_assert(hb(r, w2));
+  ck_assert_int_eq(sim.waits[b][a], 1);
+  ck_assert_int_eq(sim.waits[a][b], 1);
+  ASSERT_ORDERED();
+  hz[Y].device = 1;
+  nd__sync sync;
+  nd__sync_init(&sync, sim.ns[a]);
+  ND_ASSERT_FAILS(nd__sync_add(&sync, &hz[Y], ND__READ), ND_ERR_DEVICE_MISMATCH, "on device 1");
+  nd__sync_init(&sync, sim.ns[b]);
+  ND_ASSERT_OK(nd__sync_add(&sync, &hz[Y], ND__READ));
+}
+END_TEST
+
 START_TEST(hand_off_costs_one_record_and_one_wait) {
   enum { NB = 16 };
   int a = sim_stream(), b = sim_stream(), c = sim_stream();
@@ -992,6 +1015,7 @@ static Suite *ordering_suite(void) {
   tcase_add_test(tc, raw_war_waw_across_streams);
   tcase_add_test(tc, readers_are_not_ordered_with_each_other);
   tcase_add_test(tc, hand_off_costs_one_record_and_one_wait);
+  tcase_add_test(tc, streams_of_two_devices);
   tcase_add_test(tc, chains_and_branches);
   tcase_add_test(tc, expired_records);
   tcase_add_test(tc, retired_producer);
