@@ -183,6 +183,7 @@ extern const bench_case bench_elementwise_cases[]; /* bench_elementwise.c: ufunc
 extern const bench_case bench_reduce_cases[];  /* bench_reduce.c: reductions, scans, sorts (issue 6) */
 extern const bench_case bench_random_cases[];  /* bench_random.c: random numbers (issue 8) */
 extern const bench_case bench_jit_cases[];     /* bench_jit.c: run-time compiled kernels (issue 24) */
+extern const bench_case bench_multi_cases[];   /* bench_multi.c: copies between devices (issue 28) */
 
 /* nd_bench --sweep (bench_sweep.c): times its operations over their sizes and writes its own CSV
  * rows to out (may be NULL) after the '# launch_us' and '# copy_gbps' lines. Returns the number

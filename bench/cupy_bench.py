@@ -856,6 +856,43 @@ def case_jit_sum(ctx):
 # ---- end jit ----
 
 
+# ---- several devices ---------------------------------------------------------------------------
+
+def case_peer_copy(ctx):
+    """1 GiB of float32 from device 0 to device 1 and back with cp.copyto (CuPy copies between
+    devices itself), timed with CUDA events on a stream of the destination device, as
+    nd_bench's multi.peer_copy. Skipped, with a line on stderr, with fewer than two devices."""
+    if cp.cuda.runtime.getDeviceCount() < 2:
+        sys.stderr.write("cupy_bench.py: multi.peer_copy skipped: fewer than two devices\n")
+        return
+    nbytes = 1 << 30
+    n = nbytes // 4
+    arrs = {}
+    with cp.cuda.Device(0):
+        arrs[0] = random_f32(ctx, (n,))
+    with cp.cuda.Device(1):
+        arrs[1] = cp.empty(n, dtype=cp.float32)
+    reps = 10
+    for src, dst, suffix in ((0, 1, "0to1"), (1, 0, "1to0")):
+        with cp.cuda.Device(dst):
+            s = cp.cuda.Stream(non_blocking=True)
+            times = []
+            for r in range(-1, reps):
+                e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+                e0.record(s)
+                with s:
+                    cp.copyto(arrs[dst], arrs[src])
+                e1.record(s)
+                e1.synchronize()
+                if r >= 0:
+                    times.append(cp.cuda.get_elapsed_time(e0, e1) * 1e3)
+            med, mn = median_min(times)
+        check(ctx, bool(np.array_equal(arrs[dst][::1024].get(), arrs[src][::1024].get())),
+              "copy %d -> %d differs" % (src, dst))
+        emit(ctx, suffix, "device", med, mn, reps, nbytes, note="cp.copyto 1 GiB device %d -> %d" % (src, dst),
+             pct=False)
+
+
 CASES = [
     ("core.copy_f32", case_copy),
     ("core.astype_f32_f64", case_astype_f64),
@@ -916,6 +953,7 @@ CASES = [
     ("jit.ew_add_f32", case_jit_ew_add),
     ("jit.sum_f32", case_jit_sum),
     # end jit cases
+    ("multi.peer_copy", case_peer_copy),
 ]
 
 

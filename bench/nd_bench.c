@@ -27,6 +27,7 @@ static const bench_case *const bench_tables[] = {
     bench_stream_cases,
     bench_linalg_cases,
     bench_jit_cases,
+    bench_multi_cases,
     NULL,
 };
 

@@ -15,6 +15,7 @@ set(NDCUDA_SOURCES
   src/copy.c
   src/creation.c
   src/transfer.c
+  src/peer.c
   # streams and the ordering model
   streams/order.c
   streams/hazard.c

@@ -193,7 +193,7 @@ nd_status nd__ufunc_run(const char *fn, const nd__ufunc_loop *L, const nd_operan
   for (int i = 0; i < nin; i++)
     if (arr[i] && arr[i]->buf->device != s->device)
       return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: operand %d lives on device %d but the "
-                       "current device is %d", fn, i, arr[i]->buf->device, s->device);
+                       "current device is device %d", fn, i, arr[i]->buf->device, s->device);
 
   /* Where the result goes. */
   int direct = out != NULL && out->dtype == L->out;

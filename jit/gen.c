@@ -233,7 +233,7 @@ nd_status nd__gen_check_devices(const char *fn, const char *kname, const nd__ew_
                                 const nd_array *const *arr, int device) {
   for (int j = 0; j < np; j++)
     if (arr[j] && arr[j]->buf->device != device)
-      return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: kernel '%s': '%s' lives on device %d but the current device is %d",
+      return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: kernel '%s': '%s' lives on device %d but the current device is device %d",
                        fn, kname, p[j].name, arr[j]->buf->device, device);
   return ND_OK;
 }

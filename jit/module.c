@@ -426,7 +426,7 @@ nd_status nd__jit_launch(const char *fn, nd_kernel *k, nd_launch_config cfg, voi
   for (int i = 0; i < narrays; i++)
     if (arrays[i]->buf->device != dev)
       return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: kernel '%s': an array argument lives on device %d but "
-                       "the current device is %d", fn, k->name, arrays[i]->buf->device, dev);
+                       "the current device is device %d", fn, k->name, arrays[i]->buf->device, dev);
   /* The configuration against the device's and the kernel's limits. */
   static const char axis[3] = {'x', 'y', 'z'};
   nd__devlim L;

@@ -208,6 +208,10 @@ nd_status nd__generator_resolve(const char *fn, nd_generator *gen, nd_generator 
 
 /* ---- accessors -------------------------------------------------------------------------------- */
 
+int nd_generator_device(const nd_generator *gen) {
+  return gen != NULL && gen->states != NULL ? gen->states->device : -1;
+}
+
 uint64_t nd_generator_seed(nd_generator *gen) {
   if (gen == NULL && nd_generator_default(&gen) != ND_OK) return 0;
   pthread_mutex_lock(&gen->lock);

@@ -98,7 +98,8 @@ nd_status nd__binary(const char *fn, int op, nd_array *dst, const nd_array *a, c
   nd_stream *s;
   ND_TRY(nd__array_stream(fn, dst, &s));
   if (a->buf->device != dst->buf->device || b->buf->device != dst->buf->device)
-    return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: operands live on different devices", fn);
+    return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: operands on devices %d and %d, output on device %d", fn,
+                     a->buf->device, b->buf->device, dst->buf->device);
   nd__sync sync;
   nd__sync_init(&sync, s);
   ND_TRY(nd__sync_add(&sync, &a->buf->hz, ND__READ));

@@ -299,7 +299,7 @@ nd_status nd__buffer_alloc(const char *fn, int device, nd_stream *s, int64_t nby
   b->kind = ND__BUF_POOL;
   b->release = NULL;
   b->release_ctx = NULL;
-  nd__hazard_init(&b->hz);
+  nd__hazard_init_device(&b->hz, device);
   /* The allocation is ordered on s: a consumer on another stream must wait for it. */
   if (nbytes > 0) (void)nd__hazard_commit(&b->hz, s, nd__stream_commit(s), ND__WRITE);
   *out = b;
@@ -318,7 +318,7 @@ nd_status nd__buffer_wrap(const char *fn, void *ptr, int64_t nbytes, int device,
   b->kind = ND__BUF_FOREIGN;
   b->release = release;
   b->release_ctx = ctx;
-  nd__hazard_init(&b->hz);
+  nd__hazard_init_device(&b->hz, device);
   *out = b;
   return ND_OK;
 }
@@ -335,7 +335,13 @@ void nd__buffer_release(nd__buffer *b) {
       b->release(b->ptr, b->release_ctx);
     }
   } else if (b->ptr != NULL) {
+    /* The free is enqueued with the buffer's device current: the stream handles below may be
+     * that device's legacy or per-thread stream, which name the current device's. */
+    int prev = -1;
+    if (nd__device_enter(b->device, &prev) != 0) prev = -1;
     nd_stream *s = nd__hazard_sole_stream(&b->hz);
+    /* A stream of another device (a copy to a peer read the buffer) cannot free it. */
+    if (s != NULL && s->device != b->device) s = NULL;
     if (s == NULL) {
       /* Used on several streams: free on the current stream after all of them, so the pool
        * cannot give the memory to anyone before the last use ends. */
@@ -354,6 +360,7 @@ void nd__buffer_release(nd__buffer *b) {
     }
     atomic_fetch_sub(&p->in_use, b->nbytes);
     atomic_fetch_sub(&p->count, 1);
+    nd__device_leave(prev);
   } else {
     atomic_fetch_sub(&nd__pools[b->device].count, 1);
   }
@@ -393,10 +400,28 @@ nd_status nd_memory_stats_get(int device, nd_memory_stats *out) {
 nd_status nd_memory_release_cached(int device) {
   nd__device_pool *p;
   ND_TRY(nd__device_arg("nd_memory_release_cached", device, &p));
-  ND_TRY(ND_CUDA(cudaDeviceSynchronize()));
-  nd__cache_flush(p, NULL);
-  ND_TRY(ND_CUDA(cudaDeviceSynchronize()));
-  return ND_CUDA(cudaMemPoolTrimTo(p->pool, 0));
+  /* The synchronisations and the legacy stream of the flush are the pool's device's. */
+  int d = (int)(p - nd__pools), prev = -1;
+  nd_status st = ND_CUDA(nd__device_enter(d, &prev));
+  if (st == ND_OK) st = ND_CUDA(cudaDeviceSynchronize());
+  if (st == ND_OK) {
+    nd__cache_flush(p, NULL);
+    st = ND_CUDA(cudaDeviceSynchronize());
+  }
+  if (st == ND_OK) st = ND_CUDA(cudaMemPoolTrimTo(p->pool, 0));
+  nd__device_leave(prev);
+  return st;
+}
+
+nd_status nd__pool_share(const char *fn, int owner, int peer) {
+  nd__device_pool *p = NULL;
+  ND_TRY(nd__pool_get(fn, owner, &p));
+  struct cudaMemAccessDesc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.location.type = cudaMemLocationTypeDevice;
+  desc.location.id = peer;
+  desc.flags = cudaMemAccessFlagsProtReadWrite;
+  return ND_CUDA(cudaMemPoolSetAccess(p->pool, &desc, 1));
 }
 
 nd_status nd_memory_set_limit(int device, int64_t bytes) {

@@ -36,11 +36,14 @@ nd_status nd__array_new(const char *fn, nd__buffer *buf, nd_dtype dtype, int ndi
 }
 
 nd_status nd__array_stream(const char *fn, const nd_array *a, nd_stream **out) {
+  nd__sync_name(fn);
   int d = -1;
   ND_TRY(nd__device_current(fn, &d));
   if (a != NULL && a->buf->device != d)
-    return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: array lives on device %d but the current "
-                     "device is %d", fn, a->buf->device, d);
+    return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: an array on device %d was passed to an "
+                     "operation on device %d (the calling thread's current device); move it "
+                     "with nd_array_to_device or nd_copyto, or make its device current with "
+                     "nd_device_set", fn, a->buf->device, d);
   *out = nd__stream_current_for(d);
   if (*out == NULL) return nd__error(ND_ERR_CUDA, "%s: no current stream on device %d", fn, d);
   return ND_OK;

@@ -73,6 +73,18 @@ nd_status nd__fill(const char *fn, nd_array *a, nd_scalar value);
  * a temporary first, so the result is as if src had been read completely before any write. */
 nd_status nd__assign(const char *fn, nd_array *dst, const nd_array *src);
 
+/* dst[...] = src[...] for dst and src on different devices (src/peer.c), after nd_copyto's
+ * checks (casting, src broadcastable to dst): runs on the calling thread's current stream of
+ * dst's device, ordered across devices; the current device is unchanged on return. */
+nd_status nd__copyto_device(const char *fn, nd_array *dst, const nd_array *src);
+
+/* Test hook (src/peer.c): with on, device pairs whose peer access is not enabled yet stay
+ * staged through the host, as on machines without peer access. */
+void nd__peer_set_never(int on);
+
+/* Whether peer access between devices a and b has been enabled by ndcuda. */
+int nd__peer_direct(int a, int b);
+
 /* Checks that dtype is an array dtype. */
 nd_status nd__check_dtype(const char *fn, const char *arg, nd_dtype dtype);
 

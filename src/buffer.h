@@ -50,6 +50,11 @@ void nd__buffer_retain(nd__buffer *b);
  * hand the memory out again before those uses finish. */
 void nd__buffer_release(nd__buffer *b);
 
+/* Lets device peer reach the memory of owner's pool directly (cudaMemPoolSetAccess; pool
+ * memory is not covered by cudaDeviceEnablePeerAccess). Every allocation of the pool, past
+ * and future, becomes accessible. Creates owner's pool if needed. Errors: ND_ERR_CUDA. */
+nd_status nd__pool_share(const char *fn, int owner, int peer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,7 +60,8 @@ nd_status nd_array_copy(const nd_array *a, nd_order order, nd_array **out) {
   } else {
     return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: order must be 'C', 'F', 'A' or 'K' (got %d)", fn, (int)order);
   }
-  nd_status st = nd__assign(fn, c, a);
+  /* As CuPy's ndarray.copy: the copy is made on the current device, from any device. */
+  nd_status st = a->buf->device != c->buf->device ? nd__copyto_device(fn, c, a) : nd__assign(fn, c, a);
   if (st != ND_OK) {
     nd_array_release(c);
     return st;
@@ -112,7 +113,9 @@ nd_status nd_copyto(nd_array *dst, const nd_array *src, nd_casting casting) {
   nd_array *b;
   nd_status st = nd_array_broadcast_to(src, dst->ndim, dst->shape, &b);
   if (st != ND_OK) return nd__error_context(st, fn);
-  st = nd__assign(fn, dst, b);
+  /* Between devices (src/peer.c): src crosses at its own size, then broadcasts there. */
+  if (src->buf->device != dst->buf->device) st = nd__copyto_device(fn, dst, src);
+  else st = nd__assign(fn, dst, b);
   nd_array_release(b);
   return st;
 }

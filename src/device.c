@@ -2,10 +2,13 @@
  * (device.h). */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <cuda_runtime_api.h>
 
 #include "src/device.h"
+#include "ndcuda/device.h"
 
 /* ---- the current device ------------------------------------------------------------------ */
 
@@ -42,6 +45,195 @@ nd_status nd__device_current(const char *fn, int *device) {
     return nd__error(ND_ERR_NOT_IMPLEMENTED, "%s: device %d is beyond the %d devices ndcuda "
                      "supports", fn, d, ND__MAX_DEVICES);
   *device = d;
+  return ND_OK;
+}
+
+int nd__device_enter(int device, int *prev) {
+  *prev = -1;
+  int cur = -1;
+  int e = nd__device_id(&cur);
+  if (e != 0) {
+    (void)cudaGetLastError();
+    return e;
+  }
+  if (cur == device) return 0;
+  e = (int)cudaSetDevice(device);
+  if (e != 0) {
+    (void)cudaGetLastError();
+    return e;
+  }
+  *prev = cur;
+  return 0;
+}
+
+void nd__device_leave(int prev) {
+  if (prev >= 0 && cudaSetDevice(prev) != cudaSuccess) (void)cudaGetLastError();
+}
+
+/* The errors cudaGetDeviceCount gives on a machine that has no usable GPU, as opposed to a
+ * driver that fails. */
+static int nd__no_device_error(cudaError_t e) {
+  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorNotSupported ||
+         e == cudaErrorSystemNotReady || e == cudaErrorCompatNotSupportedOnDevice;
+}
+
+nd_status nd__device_count_checked(const char *fn, int *count) {
+  int n = atomic_load_explicit(&nd__ndev, memory_order_relaxed);
+  if (n > 0) {
+    *count = n;
+    return ND_OK;
+  }
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess || n < 1) {
+    (void)cudaGetLastError();
+    return nd__error(ND_ERR_NO_DEVICE, "%s: no CUDA device is available (%s)", fn,
+                     e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports 0 devices");
+  }
+  atomic_store_explicit(&nd__ndev, n, memory_order_relaxed);
+  *count = n;
+  return ND_OK;
+}
+
+nd_status nd__device_arg_check(const char *fn, const char *arg, int device, int allow_current,
+                               int *out) {
+  if (allow_current && device == -1) return nd__device_current(fn, out);
+  if (device < 0)
+    return nd__error(ND_ERR_VALUE, "%s: argument '%s' is %d, not a device number%s", fn, arg,
+                     device, allow_current ? " (-1 means the current device)" : "");
+  int n = 0;
+  ND_TRY(nd__device_count_checked(fn, &n));
+  if (device >= n)
+    return nd__error(ND_ERR_VALUE, "%s: argument '%s' is %d but the process sees %d device%s "
+                     "(0..%d)", fn, arg, device, n, n == 1 ? "" : "s", n - 1);
+  if (device >= ND__MAX_DEVICES)
+    return nd__error(ND_ERR_NOT_IMPLEMENTED, "%s: device %d is beyond the %d devices ndcuda "
+                     "supports", fn, device, ND__MAX_DEVICES);
+  *out = device;
+  return ND_OK;
+}
+
+/* ---- the public device API ------------------------------------------------------------------ */
+
+nd_status nd_device_count(int *count) {
+  ND_CHECK_NULL("nd_device_count", count);
+  int n = atomic_load_explicit(&nd__ndev, memory_order_relaxed);
+  if (n > 0) {
+    *count = n;
+    return ND_OK;
+  }
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    if (!nd__no_device_error(e))
+      return nd__error(ND_ERR_CUDA, "nd_device_count: cudaGetDeviceCount failed: %s (%s)",
+                       cudaGetErrorName(e), cudaGetErrorString(e));
+    n = 0;
+  }
+  if (n > 0) atomic_store_explicit(&nd__ndev, n, memory_order_relaxed);
+  *count = n;
+  return ND_OK;
+}
+
+nd_status nd_device_get(int *device) {
+  ND_CHECK_NULL("nd_device_get", device);
+  return nd__device_current("nd_device_get", device);
+}
+
+static nd_status nd__device_set(const char *fn, int device) {
+  int d = -1;
+  ND_TRY(nd__device_arg_check(fn, "device", device, 0, &d));
+  cudaError_t e = cudaSetDevice(d);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nd__error(ND_ERR_CUDA, "%s: cudaSetDevice(%d) failed: %s (%s)", fn, d,
+                     cudaGetErrorName(e), cudaGetErrorString(e));
+  }
+  return ND_OK;
+}
+
+nd_status nd_device_set(int device) {
+  return nd__device_set("nd_device_set", device);
+}
+
+/* The calling thread's pushed devices: what nd_device_pop restores. */
+#define ND__DEVICE_STACK_MAX 64
+static _Thread_local int nd__dev_stack[ND__DEVICE_STACK_MAX];
+static _Thread_local int nd__dev_depth;
+
+nd_status nd_device_push(int device) {
+  const char *fn = "nd_device_push";
+  if (nd__dev_depth == ND__DEVICE_STACK_MAX)
+    return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: the device stack is full (%d pushes without a "
+                     "pop)", fn, ND__DEVICE_STACK_MAX);
+  int d = -1, cur = -1;
+  ND_TRY(nd__device_arg_check(fn, "device", device, 0, &d));
+  ND_TRY(nd__device_current(fn, &cur));
+  ND_TRY(nd__device_set(fn, d));
+  nd__dev_stack[nd__dev_depth++] = cur;
+  return ND_OK;
+}
+
+nd_status nd_device_pop(void) {
+  const char *fn = "nd_device_pop";
+  if (nd__dev_depth == 0)
+    return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: nothing was pushed on this thread", fn);
+  ND_TRY(nd__device_set(fn, nd__dev_stack[nd__dev_depth - 1]));
+  nd__dev_depth--;
+  return ND_OK;
+}
+
+nd_status nd_device_synchronize(int device) {
+  const char *fn = "nd_device_synchronize";
+  int d = -1, prev = -1;
+  ND_TRY(nd__device_arg_check(fn, "device", device, 1, &d));
+  int e = nd__device_enter(d, &prev);
+  if (e == 0) e = (int)cudaDeviceSynchronize();
+  nd__device_leave(prev);
+  if (e != 0) return nd__cuda_status(e, "cudaDeviceSynchronize()", fn, __FILE__, __LINE__);
+  return ND_OK;
+}
+
+nd_status nd_device_get_properties(int device, nd_device_properties *out) {
+  const char *fn = "nd_device_get_properties";
+  ND_CHECK_NULL(fn, out);
+  int d = -1;
+  ND_TRY(nd__device_arg_check(fn, "device", device, 1, &d));
+  struct cudaDeviceProp p;
+  cudaError_t e = cudaGetDeviceProperties(&p, d);
+  if (e != cudaSuccess) return nd__cuda_status((int)e, "cudaGetDeviceProperties", fn, __FILE__, __LINE__);
+  nd_device_properties r;
+  memset(&r, 0, sizeof r);
+  snprintf(r.name, sizeof r.name, "%s", p.name);
+  r.cc_major = p.major;
+  r.cc_minor = p.minor;
+  r.sm_count = p.multiProcessorCount;
+  r.max_threads_per_block = p.maxThreadsPerBlock;
+  r.warp_size = p.warpSize;
+  r.total_memory = (int64_t)p.totalGlobalMem;
+  r.l2_cache_bytes = (int64_t)p.l2CacheSize;
+  r.shared_memory_per_block_optin = (int64_t)p.sharedMemPerBlockOptin;
+  r.pci_domain = p.pciDomainID;
+  r.pci_bus = p.pciBusID;
+  r.pci_device = p.pciDeviceID;
+  r.integrated = p.integrated;
+  *out = r;
+  return ND_OK;
+}
+
+nd_status nd_device_can_access_peer(int device, int peer, int *out) {
+  const char *fn = "nd_device_can_access_peer";
+  ND_CHECK_NULL(fn, out);
+  int d = -1, q = -1;
+  ND_TRY(nd__device_arg_check(fn, "device", device, 0, &d));
+  ND_TRY(nd__device_arg_check(fn, "peer", peer, 0, &q));
+  if (d == q) {
+    *out = 0;
+    return ND_OK;
+  }
+  int can = 0;
+  cudaError_t e = cudaDeviceCanAccessPeer(&can, d, q);
+  if (e != cudaSuccess) return nd__cuda_status((int)e, "cudaDeviceCanAccessPeer", fn, __FILE__, __LINE__);
+  *out = can != 0;
   return ND_OK;
 }
 

@@ -24,6 +24,24 @@ int nd__device_id(int *device);
  * ND_ERR_NOT_IMPLEMENTED past ND__MAX_DEVICES. fn names the public function. */
 nd_status nd__device_current(const char *fn, int *device);
 
+/* Makes device the calling thread's current device for a moment: *prev receives the device
+ * to restore with nd__device_leave (-1 when device was current already, so that leaving does
+ * nothing). Used where work must be enqueued on another device's stream handle: the legacy
+ * and per-thread handles mean "this device's" stream, so they name the right stream only
+ * while their device is current. Returns the cudaError_t as an int (0 on success). */
+int nd__device_enter(int device, int *prev);
+void nd__device_leave(int prev);
+
+/* The number of devices, as a status: ND_ERR_NO_DEVICE when there is none (fn and what name
+ * the caller in the message). */
+nd_status nd__device_count_checked(const char *fn, int *count);
+
+/* Checks a device argument of public function fn (arg names the parameter): -1 means the
+ * current device when allow_current; otherwise 0 <= device < count. Writes the resolved
+ * device. Errors: ND_ERR_VALUE (naming fn, arg, the value and the count), ND_ERR_NO_DEVICE. */
+nd_status nd__device_arg_check(const char *fn, const char *arg, int device, int allow_current,
+                               int *out);
+
 /* What the library reads of a device, once per device. */
 typedef struct nd__device_props {
   int sm_count;             /* multiprocessors */

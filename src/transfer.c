@@ -9,6 +9,7 @@
 
 #include "src/api_scope.h"
 #include "src/array.h"
+#include "src/device.h"
 
 static nd_status nd__check_host_bytes(const char *fn, const nd_array *a, size_t host_bytes, int exact) {
   int64_t need = a->size * (int64_t)nd_dtype_itemsize(a->dtype);
@@ -66,7 +67,7 @@ nd_status nd_array_from_host(const void *host, size_t host_bytes, int ndim, cons
   return ND_OK;
 }
 
-nd_status nd_array_to_host(const nd_array *a, void *host, size_t host_bytes) {
+static nd_status nd__array_to_host(const nd_array *a, void *host, size_t host_bytes) {
   const char *fn = "nd_array_to_host";
   ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
@@ -84,6 +85,19 @@ nd_status nd_array_to_host(const nd_array *a, void *host, size_t host_bytes) {
   return st;
 }
 
+/* A host transfer is a copy: it runs on the array's device (its current stream there),
+ * whichever device is current. */
+nd_status nd_array_to_host(const nd_array *a, void *host, size_t host_bytes) {
+  if (a == NULL) return nd__array_to_host(a, host, host_bytes);
+  /* Where the device cannot be made current (none at all), the transfer reports its own
+   * errors in its own order. */
+  int prev = -1;
+  if (nd__device_enter(a->buf->device, &prev) != 0) prev = -1;
+  nd_status st = nd__array_to_host(a, host, host_bytes);
+  nd__device_leave(prev);
+  return st;
+}
+
 static nd_status nd__require_pinned(const char *fn, const void *p) {
   if (!nd_host_is_pinned(p))
     return nd__error(ND_ERR_INVALID_ARGUMENT, "%s: host memory %p is pageable; asynchronous "
@@ -92,7 +106,7 @@ static nd_status nd__require_pinned(const char *fn, const void *p) {
   return ND_OK;
 }
 
-nd_status nd_array_to_host_async(const nd_array *a, void *host, size_t host_bytes) {
+static nd_status nd__array_to_host_async(const nd_array *a, void *host, size_t host_bytes) {
   const char *fn = "nd_array_to_host_async";
   ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
@@ -109,7 +123,20 @@ nd_status nd_array_to_host_async(const nd_array *a, void *host, size_t host_byte
   return st;
 }
 
-nd_status nd_array_from_host_async(nd_array *dst, const void *host, size_t host_bytes) {
+/* A host transfer is a copy: it runs on the array's device (its current stream there),
+ * whichever device is current. */
+nd_status nd_array_to_host_async(const nd_array *a, void *host, size_t host_bytes) {
+  if (a == NULL) return nd__array_to_host_async(a, host, host_bytes);
+  /* Where the device cannot be made current (none at all), the transfer reports its own
+   * errors in its own order. */
+  int prev = -1;
+  if (nd__device_enter(a->buf->device, &prev) != 0) prev = -1;
+  nd_status st = nd__array_to_host_async(a, host, host_bytes);
+  nd__device_leave(prev);
+  return st;
+}
+
+static nd_status nd__array_from_host_async(nd_array *dst, const void *host, size_t host_bytes) {
   const char *fn = "nd_array_from_host_async";
   ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, dst);
@@ -126,6 +153,19 @@ nd_status nd_array_from_host_async(nd_array *dst, const void *host, size_t host_
   nd_status st = nd__host_copy(fn, c, (void *)host, 0, s);
   if (st == ND_OK) st = nd__assign(fn, dst, c);
   nd_array_release(c);
+  return st;
+}
+
+/* A host transfer is a copy: it runs on the array's device (its current stream there),
+ * whichever device is current. */
+nd_status nd_array_from_host_async(nd_array *dst, const void *host, size_t host_bytes) {
+  if (dst == NULL) return nd__array_from_host_async(dst, host, host_bytes);
+  /* Where the device cannot be made current (none at all), the transfer reports its own
+   * errors in its own order. */
+  int prev = -1;
+  if (nd__device_enter(dst->buf->device, &prev) != 0) prev = -1;
+  nd_status st = nd__array_from_host_async(dst, host, host_bytes);
+  nd__device_leave(prev);
   return st;
 }
 

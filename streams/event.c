@@ -9,6 +9,7 @@
 struct nd_event {
   cudaEvent_t ev;
   unsigned flags;
+  int device; /* the current device at creation: CUDA records an event only on its device */
 };
 
 nd_status nd_event_create(unsigned flags, nd_event **out) {
@@ -27,6 +28,7 @@ nd_status nd_event_create(unsigned flags, nd_event **out) {
     return st;
   }
   e->flags = flags;
+  e->device = d;
   *out = e;
   return ND_OK;
 }
@@ -49,13 +51,28 @@ static nd_status nd__stream_or_current(const char *fn, nd_stream **s) {
 nd_status nd_event_record(nd_event *e, nd_stream *s) {
   ND_CHECK_NULL("nd_event_record", e);
   ND_TRY(nd__stream_or_current("nd_event_record", &s));
-  return ND_CUDA(cudaEventRecord(e->ev, (cudaStream_t)s->cu));
+  if (s->device != e->device)
+    return nd__error(ND_ERR_DEVICE_MISMATCH, "nd_event_record: the event belongs to device %d but "
+                     "the stream to device %d (CUDA records an event only on its own device)",
+                     e->device, s->device);
+  /* The legacy and per-thread handles name the current device's stream: enqueue with the
+   * stream's device current. */
+  int prev = -1;
+  nd_status st = ND_CUDA(nd__device_enter(s->device, &prev));
+  if (st == ND_OK) st = ND_CUDA(cudaEventRecord(e->ev, (cudaStream_t)s->cu));
+  nd__device_leave(prev);
+  return st;
 }
 
 nd_status nd_stream_wait_event(nd_stream *s, nd_event *e) {
   ND_CHECK_NULL("nd_stream_wait_event", e);
   ND_TRY(nd__stream_or_current("nd_stream_wait_event", &s));
-  return ND_CUDA(cudaStreamWaitEvent((cudaStream_t)s->cu, e->ev, 0));
+  /* A stream may wait on an event of another device (CUDA orders across devices this way). */
+  int prev = -1;
+  nd_status st = ND_CUDA(nd__device_enter(s->device, &prev));
+  if (st == ND_OK) st = ND_CUDA(cudaStreamWaitEvent((cudaStream_t)s->cu, e->ev, 0));
+  nd__device_leave(prev);
+  return st;
 }
 
 nd_status nd_event_synchronize(nd_event *e) {
@@ -87,3 +104,5 @@ nd_status nd_event_elapsed_ms(nd_event *start, nd_event *end, float *ms) {
 }
 
 struct CUevent_st *nd_event_cuda(const nd_event *e) { return e ? (struct CUevent_st *)e->ev : NULL; }
+
+int nd_event_device(const nd_event *e) { return e ? e->device : -1; }

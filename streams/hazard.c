@@ -12,8 +12,11 @@ static inline void nd__hz_unlock(nd__hazard *h) {
   atomic_flag_clear_explicit(&h->lock, memory_order_release);
 }
 
-void nd__hazard_init(nd__hazard *h) {
+void nd__hazard_init(nd__hazard *h) { nd__hazard_init_device(h, -1); }
+
+void nd__hazard_init_device(nd__hazard *h, int device) {
   atomic_flag_clear(&h->lock);
+  h->device = device;
   h->writer.stream = NULL;
   h->writer.seq = 0;
   h->nreaders = 0;
@@ -108,12 +111,22 @@ nd_status nd__hazard_host_wait(nd__hazard *h, int mode) {
   return st;
 }
 
+static _Thread_local const char *nd__sync_fn;
+
+void nd__sync_name(const char *fn) { nd__sync_fn = fn; }
+
 void nd__sync_init(nd__sync *sync, nd_stream *stream) {
   sync->stream = stream;
+  sync->fn = nd__sync_fn;
   sync->n = 0;
 }
 
 nd_status nd__sync_add(nd__sync *sync, nd__hazard *h, int mode) {
+  if (ND__UNLIKELY(h->device >= 0 && h->device != sync->stream->device))
+    return nd__error(ND_ERR_DEVICE_MISMATCH, "%s: an array on device %d was passed to an operation "
+                     "on device %d (the calling thread's current device); move it with "
+                     "nd_array_to_device or nd_copyto, or make its device current with nd_device_set",
+                     sync->fn != NULL ? sync->fn : "nd__sync_add", h->device, sync->stream->device);
   for (int i = 0; i < sync->n; i++)
     if (sync->hz[i] == h) {
       sync->mode[i] |= mode;

@@ -31,6 +31,7 @@ typedef struct nd__use {
 
 typedef struct nd__hazard {
   atomic_flag lock;
+  int device; /* the device of the memory it guards; -1: not known (host tests) */
   nd__use writer;
   int nreaders;
   int capreaders;
@@ -38,7 +39,10 @@ typedef struct nd__hazard {
   nd__use inline_readers[ND__INLINE_READERS];
 } nd__hazard;
 
+/* device: where the guarded memory lives (nd__sync_add refuses a stream of another device);
+ * -1 when not known. */
 void nd__hazard_init(nd__hazard *h);
+void nd__hazard_init_device(nd__hazard *h, int device);
 
 /* Drops every stream reference and frees the reader array. */
 void nd__hazard_clear(nd__hazard *h);
@@ -60,14 +64,27 @@ nd_stream *nd__hazard_sole_stream(nd__hazard *h);
 nd_status nd__hazard_host_wait(nd__hazard *h, int mode);
 
 /* An op's set of buffer accesses, prepared and committed together. Buffers that appear
- * twice are merged (a write wins), so in-place operations wait correctly. */
+ * twice are merged (a write wins), so in-place operations wait correctly.
+ *
+ * This is also where every operation's device rule is enforced, once for all operations:
+ * nd__sync_add refuses memory of a device other than the stream's (ND_ERR_DEVICE_MISMATCH,
+ * naming both devices and the public function). An operation runs on the current stream of
+ * the current device, so an operand on another device is refused before anything is
+ * launched. Copies between devices do not use nd__sync; they call nd__hazard_prepare and
+ * nd__hazard_commit directly (src/peer.c). */
 #define ND__SYNC_MAX 48
 typedef struct nd__sync {
   nd_stream *stream;
+  const char *fn; /* the public function, for messages (nd__sync_name); may be NULL */
   int n;
   nd__hazard *hz[ND__SYNC_MAX];
   int mode[ND__SYNC_MAX];
 } nd__sync;
+
+/* Names the public function whose operation the calling thread is preparing, for the
+ * messages of the syncs it initialises next (nd__array_stream calls it: every operation asks
+ * it for its stream first). */
+void nd__sync_name(const char *fn);
 
 void nd__sync_init(nd__sync *sync, nd_stream *stream);
 nd_status nd__sync_add(nd__sync *sync, nd__hazard *h, int mode);

@@ -71,7 +71,7 @@ void nd__stream_release(nd_stream *s) {
 static nd_status nd__stream_record_locked(nd_stream *s) {
   uint64_t upto = atomic_load_explicit(&s->seq, memory_order_acquire);
   if (s->recorded_seq >= upto) return ND_OK;
-  int err = nd__binding->record(s->event, s->cu);
+  int err = nd__binding->record(s->event, s->cu, s->device);
   if (err != 0)
     return nd__cuda_status(err, "record(event, stream)", "nd__stream_record", __FILE__, __LINE__);
   s->recorded_seq = upto;
@@ -149,7 +149,7 @@ nd_status nd__stream_order(nd_stream *consumer, nd_stream *producer, uint64_t se
    * each other from two threads must not deadlock. */
   uint64_t covered = 0;
   ND_TRY(nd__stream_cover(producer, seq, &covered));
-  int err = nd__binding->wait(consumer->cu, producer->event);
+  int err = nd__binding->wait(consumer->cu, producer->event, consumer->device);
   if (err != 0)
     return nd__cuda_status(err, "wait(stream, event)", "nd__stream_order", __FILE__, __LINE__);
   pthread_mutex_lock(&consumer->lock);

@@ -16,11 +16,23 @@
 
 /* ---- the CUDA binding ------------------------------------------------------------------ */
 
-static int nd__cu_record(void *event, void *cu) {
-  return (int)cudaEventRecord((cudaEvent_t)event, (cudaStream_t)cu);
+/* Both run with the stream's device current: the legacy and per-thread handles name the
+ * current device's stream, and a record on another device's stream of an event made there is
+ * refused. Ordering across devices happens here, when a consumer on one device waits for a
+ * producer on another (CUDA lets a stream wait on an event of any device). */
+static int nd__cu_record(void *event, void *cu, int device) {
+  int prev = -1;
+  int e = nd__device_enter(device, &prev);
+  if (e == 0) e = (int)cudaEventRecord((cudaEvent_t)event, (cudaStream_t)cu);
+  nd__device_leave(prev);
+  return e;
 }
-static int nd__cu_wait(void *cu, void *event) {
-  return (int)cudaStreamWaitEvent((cudaStream_t)cu, (cudaEvent_t)event, 0);
+static int nd__cu_wait(void *cu, void *event, int device) {
+  int prev = -1;
+  int e = nd__device_enter(device, &prev);
+  if (e == 0) e = (int)cudaStreamWaitEvent((cudaStream_t)cu, (cudaEvent_t)event, 0);
+  nd__device_leave(prev);
+  return e;
 }
 static int nd__cu_host_wait(void *event) { return (int)cudaEventSynchronize((cudaEvent_t)event); }
 static void nd__cu_event_destroy(void *event) { (void)cudaEventDestroy((cudaEvent_t)event); }
@@ -40,7 +52,13 @@ static nd_status nd__stream_wrap(const char *fn, int kind, int device, cudaStrea
                                  nd_stream **out) {
   nd__binding_default();
   cudaEvent_t ev = NULL;
-  ND_TRY(ND_CUDA(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming)));
+  /* The hand-off event belongs to the stream's device (a device's default stream may be
+   * wanted while another device is current, e.g. to free a buffer of that device). */
+  int prev = -1;
+  nd_status st = ND_CUDA(nd__device_enter(device, &prev));
+  if (st == ND_OK) st = ND_CUDA(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+  nd__device_leave(prev);
+  if (st != ND_OK) return nd__error_context(st, fn);
   nd_stream *s = malloc(sizeof *s);
   if (s == NULL) {
     (void)cudaEventDestroy(ev);
@@ -196,6 +214,9 @@ nd_status nd_stream_destroy(nd_stream *s) {
   /* Cached blocks last used on s go back to the pool while s still exists (the allocator's
    * hook). The final record covers all work, so buffers that remember the stream can still be
    * ordered after it once the CUDA stream is gone. */
+  /* With the stream's device current, as for every other use of its handle. */
+  int prev = -1;
+  if (nd__device_enter(s->device, &prev) != 0) prev = -1;
   const nd__stream_retire_hook hook = __atomic_load_n(&nd__retire_hook, __ATOMIC_ACQUIRE);
   if (hook != NULL) hook(s);
   nd_status st = nd__stream_retire(s);
@@ -203,6 +224,7 @@ nd_status nd_stream_destroy(nd_stream *s) {
     nd_status st2 = ND_CUDA(cudaStreamDestroy((cudaStream_t)s->cu));
     if (st == ND_OK) st = st2;
   }
+  nd__device_leave(prev);
   nd__stream_release(s);
   return st;
 }
@@ -244,13 +266,20 @@ nd_status nd_stream_synchronize(nd_stream *s) {
   if (atomic_load(&s->destroyed))
     return nd__error(ND_ERR_STREAM, "nd_stream_synchronize: stream %llu was destroyed",
                      (unsigned long long)s->id);
-  return ND_CUDA(cudaStreamSynchronize((cudaStream_t)s->cu));
+  int prev = -1;
+  nd_status st = ND_CUDA(nd__device_enter(s->device, &prev));
+  if (st == ND_OK) st = ND_CUDA(cudaStreamSynchronize((cudaStream_t)s->cu));
+  nd__device_leave(prev);
+  return st;
 }
 
 nd_status nd_stream_query(nd_stream *s, int *done) {
   ND_CHECK_NULL("nd_stream_query", s);
   ND_CHECK_NULL("nd_stream_query", done);
+  int prev = -1;
+  ND_TRY(ND_CUDA(nd__device_enter(s->device, &prev)));
   cudaError_t e = cudaStreamQuery((cudaStream_t)s->cu);
+  nd__device_leave(prev);
   if (e == cudaErrorNotReady) {
     *done = 0;
     return ND_OK;

@@ -53,10 +53,12 @@ struct nd_stream {
   nd__waited waited[ND__WAITED_SLOTS];
 };
 
-/* The two operations the model needs. Each returns 0 or the vendor's error code. */
+/* The two operations the model needs. Each returns 0 or the vendor's error code. device is
+ * the device of the stream cu (the one whose work is recorded, or the one that waits), which
+ * may differ from the calling thread's current device when work crosses devices. */
 typedef struct nd__sync_binding {
-  int (*record)(void *event, void *cu);
-  int (*wait)(void *cu, void *event);
+  int (*record)(void *event, void *cu, int device);
+  int (*wait)(void *cu, void *event, int device);
   int (*host_wait)(void *event);
   void (*event_destroy)(void *event);
   const char *name;

@@ -160,7 +160,8 @@ ND_API nd_status nd_array_from_device_ptr(void *ptr, int device, int ndim, const
 
 /* ---- copies and assignment ------------------------------------------------------------ */
 
-/* A new array with a's values in the given order (K keeps a's layout). */
+/* A new array with a's values in the given order (K keeps a's layout), on the current device:
+ * a may live on another device (a copy between devices, see device.h), as CuPy's copy. */
 ND_API nd_status nd_array_copy(const nd_array *a, nd_order order, nd_array **out);
 /* a itself (a new reference) when already contiguous in that order (C or F), else a copy. */
 ND_API nd_status nd_array_ascontiguous(const nd_array *a, nd_order order, nd_array **out);

@@ -88,7 +88,8 @@ ND_API nd_status nd_stream_push(nd_stream *stream);
 /* Undoes the last push on the current device. Errors: ND_ERR_STREAM (nothing pushed). */
 ND_API nd_status nd_stream_pop(void);
 
-/* Blocks until all work enqueued on the stream has finished. Errors: ND_ERR_NULL_POINTER,
+/* Blocks until all work enqueued on the stream (of any device, whichever is current) has
+ * finished. Errors: ND_ERR_NULL_POINTER,
  * ND_ERR_CUDA (an asynchronous failure of earlier work is reported here). */
 ND_API nd_status nd_stream_synchronize(nd_stream *stream);
 
@@ -111,10 +112,13 @@ ND_API nd_status nd_event_create(unsigned flags, nd_event **out);
 /* Destroys an event (NULL accepted). Pending waits on it stay valid, as in CUDA. */
 ND_API nd_status nd_event_destroy(nd_event *event);
 
-/* Records the event on stream (NULL means the current stream). Does not block. */
+/* Records the event on stream (NULL means the current stream). The stream must belong to the
+ * event's device (nd_event_device): ND_ERR_DEVICE_MISMATCH otherwise, naming both; the current
+ * device may be another one. Does not block. */
 ND_API nd_status nd_event_record(nd_event *event, nd_stream *stream);
 
-/* Makes stream (NULL: current) wait for the event's last record. Does not block the host. */
+/* Makes stream (NULL: current) wait for the event's last record; the event may belong to
+ * another device (an order between devices). Does not block the host. */
 ND_API nd_status nd_stream_wait_event(nd_stream *stream, nd_event *event);
 
 /* Blocks until the event's last record has completed. */

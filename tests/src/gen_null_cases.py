@@ -55,6 +55,7 @@ OPTIONAL = {
     ("nd_reduction_kernel_create", "reduce_type"): "jit.h: reduce_type NULL for the output's type",
     ("nd_reduction_kernel_create", "preamble"): "jit.h: preamble as for elementwise kernels (may be NULL)",
     ("nd_reduction_kernel_call", "axes"): "jit.h: axes NULL: every axis",
+    ("nd_shard_split", "devices"): "device.h: devices NULL: part i on device i",
 }
 
 # Functions whose messages name another function by design, with the name they use.
@@ -102,6 +103,7 @@ VALUES = {
     "nd_dtype *": "&DT",
     "nd_scalar *": "&SC",
     "nd_memory_stats *": "&MS",
+    "nd_device_properties *": "(nd_device_properties *)HOST",
     "nd_stream *": "(nd_stream *)FAKE_HANDLE",
     "const nd_stream *": "(const nd_stream *)FAKE_HANDLE",
     "nd_stream **": "&STREAM",

@@ -92,12 +92,14 @@ static void clock_join(int *dst, const int *src) {
     if (src[j] > dst[j]) dst[j] = src[j];
 }
 
-static int sim_record(void *event, void *cu) {
+static int sim_record(void *event, void *cu, int device) {
   int e = sim_index(event, ev_tok), s = sim_index(cu, cu_tok);
   if (e < 0 || s < 0) {
     sim_anomaly("record with unknown tokens %p %p", event, cu);
     return 1;
   }
+  if (device != sim.ns[s]->device)
+    sim_anomaly("record on stream %d (device %d) was told device %d", s, sim.ns[s]->device, device);
   if (e != s) sim_anomaly("the event of stream %d was recorded on stream %d", e, s);
   if (sim.retired[s]) sim_anomaly("record on stream %d after it was retired", s);
   if (sim.ev_destroyed[e]) sim_anomaly("record of destroyed event %d", e);
@@ -117,12 +119,14 @@ static int sim_record(void *event, void *cu) {
   return 0;
 }
 
-static int sim_wait(void *cu, void *event) {
+static int sim_wait(void *cu, void *event, int device) {
   int t = sim_index(cu, cu_tok), e = sim_index(event, ev_tok);
   if (e < 0 || t < 0) {
     sim_anomaly("wait with unknown tokens %p %p", cu, event);
     return 1;
   }
+  if (device != sim.ns[t]->device)
+    sim_anomaly("wait on stream %d (device %d) was told device %d", t, sim.ns[t]->device, device);
   if (t == e) sim_anomaly("stream %d waits on its own event", t);
   if (!sim.ev_recorded[e]) sim_anomaly("stream %d waits on event %d, never recorded", t, e);
   if (sim.ev_destroyed[e]) sim_anomaly("stream %d waits on destroyed event %d", t, e);
@@ -427,6 +431,29 @@ START_TEST(readers_are_not_ordered_with_each_other) {
   for (int i = 0; i < 3; i++) ck_assert(hb(rb[i], w2) && hb(rc[i], w2));
   ck_assert_int_eq(sim.waits[d][a] + sim.waits[d][b] + sim.waits[d][c], 3);
   ASSERT_ORDERED();
+}
+END_TEST
+
+/* Streams of two devices: a hand-off records on the producer's device and waits on the
+ * consumer's (the binding is told each stream's own device; it reports a misuse otherwise),
+ * and memory of one device is refused by a sync on the other's stream. */
+START_TEST(streams_of_two_devices) {
+  int a = sim_stream(), b = sim_stream();
+  sim.ns[b]->device = 1;
+  int w = OP(a, {X, W});
+  int r = OP(b, {X, R}); /* a copy to device 1 reads X */
+  ck_assert(hb(w, r));
+  int w2 = OP(a, {X, W}); /* device 0 overwrites X after the copy's read */
+  ck_assert(hb(r, w2));
+  ck_assert_int_eq(sim.waits[b][a], 1);
+  ck_assert_int_eq(sim.waits[a][b], 1);
+  ASSERT_ORDERED();
+  hz[Y].device = 1;
+  nd__sync sync;
+  nd__sync_init(&sync, sim.ns[a]);
+  ND_ASSERT_FAILS(nd__sync_add(&sync, &hz[Y], ND__READ), ND_ERR_DEVICE_MISMATCH, "on device 1");
+  nd__sync_init(&sync, sim.ns[b]);
+  ND_ASSERT_OK(nd__sync_add(&sync, &hz[Y], ND__READ));
 }
 END_TEST
 
@@ -988,6 +1015,7 @@ static Suite *ordering_suite(void) {
   tcase_add_test(tc, raw_war_waw_across_streams);
   tcase_add_test(tc, readers_are_not_ordered_with_each_other);
   tcase_add_test(tc, hand_off_costs_one_record_and_one_wait);
+  tcase_add_test(tc, streams_of_two_devices);
   tcase_add_test(tc, chains_and_branches);
   tcase_add_test(tc, expired_records);
   tcase_add_test(tc, retired_producer);
