@@ -32,7 +32,10 @@ extern "C" {
 /* NumPy's sort: a sorted copy along axis. */
 ND_API nd_status nd_sort(const nd_array *a, int64_t axis, nd_array **result);
 
-/* NumPy's argsort (kind='stable'): int64 indices along axis that sort a. */
+/* NumPy's argsort (kind='stable'): int64 indices along axis that sort a. As NumPy, a 0-d a
+ * is taken as its 1-element ravel: axis -1, 0 and ND_AXIS_NONE give the 1-d [0], and
+ * nd_argpartition does the same; nd_sort and nd_partition, as NumPy's sort, refuse every axis
+ * but ND_AXIS_NONE for 0-d input (ND_ERR_AXIS). */
 ND_API nd_status nd_argsort(const nd_array *a, int64_t axis, nd_array **result);
 
 /* NumPy's partition/argpartition with one kth: the element at kth is where a sort puts it,

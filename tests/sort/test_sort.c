@@ -181,6 +181,39 @@ START_TEST(test_sort_errors) {
 }
 END_TEST
 
+/* NumPy 2.5: argsort and argpartition see a 0-d array as its 1-element ravel (axis -1, 0 and
+ * None answer [0]; axis 1 is out of bounds "for array of dimension 1"), while sort and
+ * partition check the axis against 0 dimensions. */
+START_TEST(test_sort_zero_d) {
+  nd_array *z, *r = NULL;
+  ND_ASSERT_OK(nd_full(0, NULL, nd_scalar_float(2.5), ND_FLOAT32, &z));
+  const int64_t axes[3] = {-1, 0, ND_AXIS_NONE};
+  nd_ref want = nd_ref_new(ND_INT64, 1, (int64_t[]){1});
+  nd_ref_set(&want, 0, nd_scalar_int(0));
+  for (int k = 0; k < 3; k++) {
+    ND_ASSERT_OK(nd_argsort(z, axes[k], &r));
+    nd_ref_expect(r, &want, "argsort(0-d, axis=%lld)", (long long)axes[k]);
+    nd_array_release(r);
+    ND_ASSERT_OK(nd_argpartition(z, 0, axes[k], &r));
+    nd_ref_expect(r, &want, "argpartition(0-d, 0, axis=%lld)", (long long)axes[k]);
+    nd_array_release(r);
+  }
+  r = NULL;
+  ND_ASSERT_FAILS(nd_argsort(z, 1, &r), ND_ERR_AXIS, "nd_argsort: axis 1 is out of bounds for array of dimension 1");
+  ND_ASSERT_FAILS(nd_argsort(z, -2, &r), ND_ERR_AXIS, "nd_argsort: axis -2 is out of bounds for array of dimension 1");
+  ND_ASSERT_FAILS(nd_argpartition(z, 1, -1, &r), ND_ERR_VALUE, "nd_argpartition: kth(=1) out of bounds (1)");
+  ND_ASSERT_FAILS(nd_sort(z, -1, &r), ND_ERR_AXIS, "nd_sort: axis -1 is out of bounds for array of dimension 0");
+  ND_ASSERT_FAILS(nd_partition(z, 0, 0, &r), ND_ERR_AXIS, "nd_partition: axis 0 is out of bounds for array of dimension 0");
+  ck_assert_ptr_null(r);
+  /* sort with axis None flattens: a 1-element 1-d copy */
+  ND_ASSERT_OK(nd_sort(z, ND_AXIS_NONE, &r));
+  ck_assert_int_eq(nd_array_ndim(r), 1);
+  nd_array_release(r);
+  nd_ref_free(&want);
+  nd_array_release(z);
+}
+END_TEST
+
 /* ---- unique ------------------------------------------------------------------------------------ */
 
 static void check_unique(const nd_ref *r, const char *ctx) {
@@ -556,6 +589,7 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_searchsorted);
   tcase_add_test(t, test_searchsorted_complex_nan);
   tcase_add_test(t, test_isin);
+  tcase_add_test(t, test_sort_zero_d);
   tcase_add_test(t, test_nonzero);
   tcase_add_test(t, test_bincount);
   tcase_add_test(t, test_histogram_numpy);
