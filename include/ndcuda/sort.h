@@ -41,7 +41,8 @@ ND_API nd_status nd_argsort(const nd_array *a, int64_t axis, nd_array **result);
 /* NumPy's partition/argpartition with one kth: the element at kth is where a sort puts it,
  * none after it is smaller, none before it larger. Implemented as a full stable sort, which
  * is one valid partition (NumPy leaves the order within each side unspecified).
- * Errors: ND_ERR_VALUE ("kth(=5) out of bounds (3)"), and those of nd_sort. */
+ * Errors: ND_ERR_VALUE ("kth(=5) out of bounds (3)"; never for an empty a, which NumPy
+ * returns before it looks at kth), and those of nd_sort. */
 ND_API nd_status nd_partition(const nd_array *a, int64_t kth, int64_t axis, nd_array **result);
 ND_API nd_status nd_argpartition(const nd_array *a, int64_t kth, int64_t axis, nd_array **result);
 

@@ -23,8 +23,9 @@ cases for every other family and compares each call with NumPy's:
                 all, any, count_nonzero, median, argmin, argmax over random axis sets, with
                 keepdims, dtype= and out=, NaN-bearing inputs for the nan-variants
     scans       cumsum/cumprod (axis, dtype=), diff
-    sorting     sort, argsort, searchsorted (both sides), nonzero, argwhere
-    sets        unique (index, inverse, counts), isin (invert)
+    sorting     sort, argsort, partition, argpartition (kth in and out of range), searchsorted
+                (both sides), nonzero, argwhere
+    sets        unique (index, inverse, counts), isin (invert; complex operands too)
     statistics  quantile/percentile (one and several q), average (weights), histogram, bincount
     linalg      inv/solve/lstsq/pinv by residual, det/slogdet/cholesky/eigvalsh/svd values, qr by
                 reconstruction, norm/cond/matrix_rank/trace/matmul/dot/outer/kron, batched and
@@ -1113,12 +1114,44 @@ def fam_sorting(lib, dev, rng, n, t):
         shape = rand_shape(rng, 3, 6)
         a = sortable(rng, dt, shape)
         v, h = rand_layout(rng, dev, a)
-        k = int(rng.integers(5))
+        k = int(rng.integers(6))
         ax = -1 if rng.random() < 0.5 or not shape else (None if rng.random() < 0.2 else int(rng.integers(-len(shape), len(shape))))
-        if k < 2 and DT[dt].kind == "c":  # sorting complex arrays is refused (docs/deviations.md)
-            f = ["sort", "argsort"][k]
-            st, _ = result_call(dev, getattr(lib, "nd_" + f), h, AXIS_NONE if ax is None else ax)
+        if k in (0, 1, 5) and DT[dt].kind == "c":  # sorting complex arrays is refused (docs/deviations.md)
+            f = ["sort", "argsort"][k] if k < 2 else ["partition", "argpartition"][int(rng.integers(2))]
+            args = (h, AXIS_NONE if ax is None else ax) if k < 2 else (h, 0, AXIS_NONE if ax is None else ax)
+            st, _ = result_call(dev, getattr(lib, "nd_" + f), *args)
             refused(lib, t, "sorting", "nd_" + f, st, "%s(%s %s)" % (f, shape, DT[dt].name))
+        elif k == 5:
+            # partition/argpartition: NumPy leaves the order within each side unspecified, so
+            # the check is that the kth element is the sorted one and each side holds the
+            # sorted array's values on that side (as multisets).
+            arg = int(rng.integers(2))
+            f = ["partition", "argpartition"][arg]
+            n_ax = v.size if ax is None else (v.shape[ax] if v.ndim else 1)
+            kth = int(rng.integers(-n_ax - 1, n_ax + 1)) if rng.random() < 0.1 else (int(rng.integers(-n_ax, n_ax)) if n_ax else 0)
+
+            def check(g, w, arg=arg, kth=kth):
+                src = v.ravel() if ax is None else v
+                a_ = -1 if ax is None else ax
+                if g.shape != w.shape or g.dtype != w.dtype or v.ndim == 0 or src.shape[a_] == 0:
+                    return same(g, w)
+                vals = np.take_along_axis(src, g, axis=a_) if arg else g
+                if arg:
+                    m = same(np.sort(g, axis=a_), np.broadcast_to(
+                        np.expand_dims(np.arange(src.shape[a_]), tuple(i for i in range(src.ndim) if i != a_ % src.ndim)), g.shape))
+                    if m:
+                        return "not a permutation: " + m
+                srt = np.sort(src, axis=a_)
+                kk = kth % src.shape[a_]
+                n_ = src.shape[a_]
+                for lo, hi, nm in ((0, kk, "left side"), (kk, kk + 1, "kth"), (kk + 1, n_, "right side")):
+                    m = same(np.sort(np.take(vals, range(lo, hi), axis=a_), axis=a_), np.take(srt, range(lo, hi), axis=a_))
+                    if m:
+                        return "%s: %s" % (nm, m)
+                return None
+            run(lib, dev, t, "sorting", "nd_" + f, lambda: getattr(np, f)(v, kth, axis=ax),
+                lambda: result_call(dev, getattr(lib, "nd_" + f), h, kth, AXIS_NONE if ax is None else ax), check,
+                "%s(%s %s, kth=%d, axis=%s)" % (f, shape, DT[dt].name, kth, ax))
         elif k == 0:
             run(lib, dev, t, "sorting", "nd_sort", lambda: np.sort(v, axis=ax),
                 lambda: result_call(dev, lib.nd_sort, h, AXIS_NONE if ax is None else ax), same,

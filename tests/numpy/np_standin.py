@@ -321,6 +321,18 @@ class Standin:
             return np.argsort(self._get(h), axis=None if axis == AXIS_NONE else axis, kind="stable")
         return self._call("nd_argsort", f, result)
 
+    def nd_partition(self, h, kth, axis, result):
+        def f():
+            self._nocomplex("nd_partition", self._get(h))
+            return np.partition(self._get(h), kth, axis=None if axis == AXIS_NONE else axis)
+        return self._call("nd_partition", f, result)
+
+    def nd_argpartition(self, h, kth, axis, result):
+        def f():
+            self._nocomplex("nd_argpartition", self._get(h))
+            return np.argpartition(self._get(h), kth, axis=None if axis == AXIS_NONE else axis)
+        return self._call("nd_argpartition", f, result)
+
     def nd_searchsorted(self, a, v, right, result):
         return self._call("nd_searchsorted", lambda: np.searchsorted(
             self._get(a), self._get(v), side="right" if right else "left"), result)

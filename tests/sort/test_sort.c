@@ -176,6 +176,19 @@ START_TEST(test_sort_errors) {
   ND_ASSERT_FAILS(nd_sort(NULL, 0, &r), ND_ERR_NULL_POINTER, "nd_sort");
   ND_ASSERT_FAILS(nd_sort(f, 0, NULL), ND_ERR_NULL_POINTER, "nd_sort");
   ck_assert_ptr_null(r);
+  /* NumPy returns an empty array from partition before it looks at kth; the axis is checked */
+  nd_array *e0;
+  ND_ASSERT_OK(nd_empty(2, (int64_t[]){0, 3}, ND_FLOAT32, &e0));
+  ND_ASSERT_OK(nd_partition(e0, 3, 1, &r));
+  ck_assert_int_eq(nd_array_size(r), 0);
+  nd_array_release(r);
+  ND_ASSERT_OK(nd_argpartition(e0, -7, ND_AXIS_NONE, &r));
+  ck_assert_int_eq(nd_array_dtype(r), ND_INT64);
+  nd_array_release(r);
+  r = NULL;
+  ND_ASSERT_FAILS(nd_partition(e0, 0, 2, &r), ND_ERR_AXIS, "nd_partition: axis 2 is out of bounds");
+  ck_assert_ptr_null(r);
+  nd_array_release(e0);
   nd_array_release(c);
   nd_array_release(f);
 }
