@@ -1323,12 +1323,16 @@ def fam_statistics(lib, dev, rng, n, t):
             a = a.astype(DT[dt]) if DT[dt].kind in "ib" or (a >= 0).all() else a.astype(np.int64)
             h = dev.up(a)
             ml = int(rng.integers(0, 25))
-            wts = rng.random(a.size) if rng.random() < 0.5 else None
+            wts = None
+            if rng.random() < 0.5:  # weights of any real dtype: NumPy sums them as float64
+                wdt = int(rng.integers(12))
+                wts = rand_values(rng, DT[wdt], (a.size,), lo=-5, hi=5) if wdt != 11 else rng.random(a.size)
             wh = dev.up(wts) if wts is not None else None
+            big = float(np.abs(wts.astype(np.float64)).sum()) + 1 if wts is not None else 1.0
             run(lib, dev, t, "statistics", "nd_bincount", lambda: np.bincount(a, weights=wts, minlength=ml),
                 lambda: result_call(dev, lib.nd_bincount, h, wh, ml),
-                lambda g, w: same(g, w, 8 * eps_of(w.dtype) * max(a.size, 1), 1.0),
-                "bincount(%d %s, weights=%s, minlength=%d)" % (a.size, a.dtype, wts is not None, ml))
+                lambda g, w: same(g, w, 8 * eps_of(w.dtype) * max(a.size, 1), big),
+                "bincount(%d %s, weights=%s, minlength=%d)" % (a.size, a.dtype, None if wts is None else wts.dtype, ml))
         dev.free()
 
 
