@@ -107,15 +107,22 @@ nd_status nd_linalg_cholesky_ex(const nd_array *a, int upper, unsigned flags, nd
   if (st == ND_OK && batch > 0 && n > 0) {
     int64_t sh[3] = {batch, n, n};
     st = nd_array_reshape(w, 3, sh, &w3);
-    if (st == ND_OK) st = nd__batch3(fn, a, dt, &a3);
-    if (st == ND_OK) st = nd__assign(fn, w3, a3);
+    /* NumPy's upper=True reads only a's upper triangle (LAPACK uplo 'U'): the lower triangle
+     * of conj(a^T) holds exactly those values, so that is what gets factored below. */
+    nd_array *at = NULL;
+    if (st == ND_OK && upper) st = nd_array_swapaxes(a, -1, -2, &at);
+    if (st == ND_OK) st = nd__batch3(fn, upper ? at : a, dt, &a3);
+    nd_array_release(at);
+    const int cplx = dt == ND_COMPLEX64 || dt == ND_COMPLEX128;
+    if (st == ND_OK) st = upper && cplx ? nd__linalg_conj_assign(fn, w3, a3) : nd__assign(fn, w3, a3);
     void *h = NULL;
     if (st == ND_OK) st = nd__cusolver_for(fn, s, &h);
     if (st == ND_OK && checked) st = nd__linalg_scratch(fn, s, 8, &first);
     /* Row-major lower = column-major upper of the same buffer (see the file comment). The
-     * lower factor is always computed and upper=1 returns its conjugate transpose, as NumPy
-     * defines it: potrf with the other fill mode returned a factor of an indefinite 128 x 128
-     * matrix (diag(4, ..., 4, -1)) with info 0, where this one reports the failed minor. */
+     * lower factor L of the (possibly conjugate-transposed) copy is always computed, and
+     * upper=1 returns L^H, the U with U^H U = a's Hermitian matrix as NumPy defines it: potrf
+     * with the other fill mode returned a factor of an indefinite 128 x 128 matrix
+     * (diag(4, ..., 4, -1)) with info 0, where this one reports the failed minor. */
     const cublasFillMode_t uplo = CUBLAS_FILL_MODE_UPPER;
     const int use_batched = batch > 1 && n <= 64 && batch <= INT_MAX;
     int lwork = 0;

@@ -232,6 +232,11 @@ nd_status nd_linalg_cond(const nd_array *x, double p, nd_array **out) {
   ND_CHECK_NULL(fn, x);
   ND_CHECK_NULL(fn, out);
   ND_TRY(nd__linalg_check_stack(fn, "x", x->ndim, x->shape, 0));
+  /* NumPy raises LinAlgError for matrices with no elements, whatever p (an empty stack of
+   * non-empty matrices is fine: an empty result). */
+  if (x->shape[x->ndim - 2] == 0 || x->shape[x->ndim - 1] == 0)
+    return nd__error(ND_ERR_VALUE, "%s: cond is not defined on empty arrays (x of shape (..., %lld, %lld))", fn,
+                     (long long)x->shape[x->ndim - 2], (long long)x->shape[x->ndim - 1]);
   nd_array *r = NULL, *rnan = NULL, *xnan = NULL, *xany = NULL, *xok = NULL, *fix = NULL, *res = NULL;
   nd_status st = nd__cond_raw(fn, x, p, &r);
   /* A singular matrix gives 0/0 or inf*0 = NaN on the way (cond(zeros((2, 2)))); NumPy turns

@@ -165,17 +165,51 @@ nd_status nd_argwhere(const nd_array *a, nd_array **result) {
 
 /* ---- isin --------------------------------------------------------------------------------------- */
 
+/* A new 1-d C-ordered copy of the complex array a, flattened and sorted in NumPy's complex
+ * order (the order the isin search compares in). */
+static nd_status nd__sorted_complex(const char *fn, const nd_array *a, nd_array **result) {
+  nd_array *flat, *res = NULL;
+  ND_TRY(nd_array_ravel(a, &flat));
+  nd_status st = nd__array_alloc(fn, 1, &a->size, a->dtype, 'C', &res);
+  if (st == ND_OK && a->size > 0) st = nd__assign(fn, res, flat);
+  nd_stream *s = NULL;
+  if (st == ND_OK && a->size > 0) st = nd__array_stream(fn, res, &s);
+  if (st == ND_OK && a->size > 0) {
+    nd__temps t = {fn, s, {NULL}, 0};
+    nd__sync sync;
+    size_t bytes = 0;
+    void *temp = NULL, *keys = (char *)res->buf->ptr + res->offset;
+    st = nd_k_sort_complex((int)a->dtype, NULL, a->size, NULL, &bytes, s->cu);
+    if (st == ND_OK) st = nd__temp(&t, (int64_t)bytes, &temp);
+    if (st == ND_OK) st = nd__phase_begin(&sync, &t, 0, NULL, 1, &res);
+    if (st == ND_OK) {
+      st = nd_k_sort_complex((int)a->dtype, keys, a->size, temp, &bytes, s->cu);
+      st = nd__phase_end(&sync, fn, st);
+    }
+    nd__temps_release(&t);
+  }
+  nd_array_release(flat);
+  if (st != ND_OK) {
+    nd_array_release(res);
+    return st;
+  }
+  *result = res;
+  return ND_OK;
+}
+
 nd_status nd_isin(const nd_array *element, const nd_array *test_elements, int invert,
                   nd_array **result) {
   const char *fn = "nd_isin";
   ND_CHECK_NULL(fn, element);
   ND_CHECK_NULL(fn, test_elements);
   ND_CHECK_NULL(fn, result);
-  ND_TRY(nd__check_sortable(fn, element->dtype));
-  ND_TRY(nd__check_sortable(fn, test_elements->dtype));
   ND_TRY(nd__same_device(fn, element, test_elements));
   nd_array *sorted, *res = NULL;
-  ND_TRY(nd__sorted_copy(fn, test_elements, ND_AXIS_NONE, 0, &sorted));
+  /* Only the test set is sorted; the elements, of any dtype, are searched for in it. */
+  if (nd_dtype_kind(test_elements->dtype) == 'c')
+    ND_TRY(nd__sorted_complex(fn, test_elements, &sorted));
+  else
+    ND_TRY(nd__sorted_copy(fn, test_elements, ND_AXIS_NONE, 0, &sorted));
   nd_status st = nd__array_alloc(fn, element->ndim, element->shape, ND_BOOL, 'C', &res);
   nd_stream *s = NULL;
   if (st == ND_OK) st = nd__array_stream(fn, element, &s);
@@ -259,10 +293,15 @@ nd_status nd_bincount(const nd_array *x, const nd_array *weights, int64_t minlen
   if (x->ndim != 1)
     return nd__error(ND_ERR_SHAPE, "%s: object too deep for desired array (x must be 1-d, got "
                      "ndim %d)", fn, x->ndim);
-  if (!nd_can_cast(x->dtype, ND_INT64, ND_CASTING_SAFE))
+  /* NumPy (2.2.4 and later) casts x to intp safely, and forcibly when x is unsigned, so
+   * uint64 is taken and a value of 2**63 or more counts as negative. */
+  if (!nd_can_cast(x->dtype, ND_INT64, ND_CASTING_SAFE) && nd_dtype_kind(x->dtype) != 'u')
     return nd__error(ND_ERR_CASTING, "%s: Cannot cast array data from dtype('%s') to "
                      "dtype('int64') according to the rule 'safe'", fn, nd_dtype_name(x->dtype));
   if (minlength < 0) return nd__error(ND_ERR_VALUE, "%s: 'minlength' must not be negative", fn);
+  /* An empty x gives int64 zeros before NumPy looks at the weights at all (its length,
+   * dtype and, so, the float64 result). */
+  if (x->size == 0) return nd_zeros(1, &minlength, ND_INT64, result);
   if (weights != NULL) {
     if (weights->ndim != 1 || weights->shape[0] != x->shape[0])
       return nd__error(ND_ERR_SHAPE, "%s: The weights and list don't have the same length.", fn);
@@ -274,7 +313,7 @@ nd_status nd_bincount(const nd_array *x, const nd_array *weights, int64_t minlen
   if (x->size > 0) {
     nd_scalar lo, hi;
     ND_TRY(nd__min_max(fn, x, &lo, &hi));
-    if (nd__scalar_real(lo) < 0)
+    if (nd__scalar_real(lo) < 0 || (hi.dtype == ND_UINT64 && hi.v.u > (uint64_t)INT64_MAX))
       return nd__error(ND_ERR_VALUE, "%s: 'list' argument must have no negative elements", fn);
     int64_t top = hi.dtype == ND_BOOL ? hi.v.b : nd_dtype_kind(hi.dtype) == 'u' ? (int64_t)hi.v.u : hi.v.i;
     if (top + 1 > len) len = top + 1;

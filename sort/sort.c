@@ -238,6 +238,12 @@ nd_status nd__sorted_copy(const char *fn, const nd_array *a, int64_t axis, int w
   int ax = 0;
   if (axis == ND_AXIS_NONE) {
     ND_TRY(nd_array_ravel(a, &src));
+  } else if (want_idx && a->ndim == 0) {
+    /* NumPy's argsort and argpartition see a 0-d array as its 1-element ravel
+     * (PyArray_CheckAxis), so axis -1 and 0 are valid and the result is 1-d; sort and
+     * partition check the axis against 0 dimensions and raise AxisError. */
+    ND_TRY(nd__normalize_axis(fn, axis, 1, &ax));
+    ND_TRY(nd_array_ravel(a, &src));
   } else {
     ND_TRY(nd__normalize_axis(fn, axis, a->ndim, &ax));
     src = nd_array_retain((nd_array *)a);
@@ -272,15 +278,24 @@ nd_status nd_argsort(const nd_array *a, int64_t axis, nd_array **result) {
   return nd__sorted_copy("nd_argsort", a, axis, 1, result);
 }
 
-static nd_status nd__check_kth(const char *fn, const nd_array *a, int64_t kth, int64_t axis) {
+/* want_idx: argpartition, which sees a 0-d array as 1-d (see nd__sorted_copy). */
+static nd_status nd__check_kth(const char *fn, const nd_array *a, int64_t kth, int64_t axis,
+                               int want_idx) {
   int64_t n;
   if (axis == ND_AXIS_NONE) {
     n = a->size;
+  } else if (want_idx && a->ndim == 0) {
+    int ax;
+    ND_TRY(nd__normalize_axis(fn, axis, 1, &ax));
+    n = 1;
   } else {
     int ax;
     ND_TRY(nd__normalize_axis(fn, axis, a->ndim, &ax));
     n = a->shape[ax];
   }
+  /* NumPy returns an empty array as it is before it looks at kth (np.partition(zeros((0, 3)),
+   * 3, axis=1) answers). */
+  if (a->size == 0) return ND_OK;
   if (kth < -n || kth >= n)
     return nd__error(ND_ERR_VALUE, "%s: kth(=%lld) out of bounds (%lld)", fn, (long long)kth, (long long)n);
   return ND_OK;
@@ -291,7 +306,7 @@ nd_status nd_partition(const nd_array *a, int64_t kth, int64_t axis, nd_array **
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, result);
   ND_TRY(nd__check_sortable(fn, a->dtype));
-  ND_TRY(nd__check_kth(fn, a, kth, axis));
+  ND_TRY(nd__check_kth(fn, a, kth, axis, 0));
   return nd__sorted_copy(fn, a, axis, 0, result);
 }
 
@@ -300,7 +315,7 @@ nd_status nd_argpartition(const nd_array *a, int64_t kth, int64_t axis, nd_array
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, result);
   ND_TRY(nd__check_sortable(fn, a->dtype));
-  ND_TRY(nd__check_kth(fn, a, kth, axis));
+  ND_TRY(nd__check_kth(fn, a, kth, axis, 1));
   return nd__sorted_copy(fn, a, axis, 1, result);
 }
 

@@ -42,6 +42,11 @@ nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64_t *kout, c
                               void *vout, int64_t n, int end_bit, void *temp, size_t *temp_bytes,
                               void *stream);
 
+/* n contiguous complex64 or complex128 values, in place, in NumPy's complex order (NaN parts
+ * last), by a merge sort (sort_complex.cu). Two-phase like the radix sorts. */
+nd_status nd_k_sort_complex(int dtype, void *keys, int64_t n, void *temp, size_t *temp_bytes,
+                            void *stream);
+
 /* ---- preparation and finishing (sort_util.cu) ------------------------------------------- */
 
 /* dst[i] = src[i] for n contiguous elements of dtype, with NaN made the positive quiet NaN

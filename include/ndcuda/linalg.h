@@ -224,7 +224,9 @@ ND_API nd_status nd_linalg_norm(const nd_array *x, double ord, int naxes, const 
                                 nd_array **out);
 
 /* NumPy's cond(x, p): p ND_NORM_DEFAULT (or 2, -2) from singular values, otherwise
- * norm(x, p) * norm(inv(x), p) (square x; singular matrices give inf, no error). */
+ * norm(x, p) * norm(inv(x), p) (square x; singular matrices give inf, no error). Errors:
+ * ND_ERR_VALUE for matrices with no elements, any p ("cond is not defined on empty arrays",
+ * NumPy's LinAlgError; an empty stack of non-empty matrices gives an empty result). */
 ND_API nd_status nd_linalg_cond(const nd_array *x, double p, nd_array **out);
 
 /* NumPy's matrix_rank: the number of singular values above tol (tol < 0: NumPy's default

@@ -6,8 +6,8 @@
  *   array) and is left untouched on failure.
  * - Sorts are stable and follow NumPy's order for every real dtype: NaN after +inf (all NaNs
  *   tied, in input order), -0.0 and +0.0 tied. Sorting complex arrays is not supported: sort,
- *   argsort, partition, argpartition, unique, isin and median/quantile refuse complex input
- *   with ND_ERR_DTYPE.
+ *   argsort, partition, argpartition, unique and median/quantile refuse complex input with
+ *   ND_ERR_DTYPE. isin and searchsorted take complex input.
  * - A sorted result keeps every value's bits, except that a NaN may come out as the positive
  *   quiet NaN (one-row sorts of float values canonicalise NaN so that the radix sort puts it
  *   last).
@@ -32,13 +32,17 @@ extern "C" {
 /* NumPy's sort: a sorted copy along axis. */
 ND_API nd_status nd_sort(const nd_array *a, int64_t axis, nd_array **result);
 
-/* NumPy's argsort (kind='stable'): int64 indices along axis that sort a. */
+/* NumPy's argsort (kind='stable'): int64 indices along axis that sort a. As NumPy, a 0-d a
+ * is taken as its 1-element ravel: axis -1, 0 and ND_AXIS_NONE give the 1-d [0], and
+ * nd_argpartition does the same; nd_sort and nd_partition, as NumPy's sort, refuse every axis
+ * but ND_AXIS_NONE for 0-d input (ND_ERR_AXIS). */
 ND_API nd_status nd_argsort(const nd_array *a, int64_t axis, nd_array **result);
 
 /* NumPy's partition/argpartition with one kth: the element at kth is where a sort puts it,
  * none after it is smaller, none before it larger. Implemented as a full stable sort, which
  * is one valid partition (NumPy leaves the order within each side unspecified).
- * Errors: ND_ERR_VALUE ("kth(=5) out of bounds (3)"), and those of nd_sort. */
+ * Errors: ND_ERR_VALUE ("kth(=5) out of bounds (3)"; never for an empty a, which NumPy
+ * returns before it looks at kth), and those of nd_sort. */
 ND_API nd_status nd_partition(const nd_array *a, int64_t kth, int64_t axis, nd_array **result);
 ND_API nd_status nd_argpartition(const nd_array *a, int64_t kth, int64_t axis, nd_array **result);
 
@@ -76,18 +80,23 @@ ND_API nd_status nd_where_nonzero(const nd_array *condition, nd_array **results,
 ND_API nd_status nd_argwhere(const nd_array *a, nd_array **result);
 
 /* NumPy's isin: a bool array of element's shape, true where the element equals some element
- * of test_elements (NaN equals nothing), negated when invert != 0. Sorts a flat copy of
- * test_elements, then binary-searches each element. */
+ * of test_elements (NaN equals nothing; a complex value with a NaN part equals nothing),
+ * negated when invert != 0. Any two dtypes, complex included; values compare as NumPy's
+ * promotion would (integers exactly, anything with a float or complex as float64/complex128).
+ * Sorts a flat copy of test_elements (complex ones in NumPy's complex order by a merge sort),
+ * then binary-searches each element. Errors: ND_ERR_NULL_POINTER, ND_ERR_DEVICE_MISMATCH. */
 ND_API nd_status nd_isin(const nd_array *element, const nd_array *test_elements, int invert,
                          nd_array **result);
 
-/* NumPy's bincount of a 1-d array of non-negative integers (dtypes that cast safely to
- * int64): int64 counts, or float64 sums of weights (a real 1-d array of x's length, or NULL),
- * of length max(max(x) + 1, minlength). Blocks to read max(x) and min(x).
+/* NumPy's bincount of a 1-d array of non-negative integers (bool, any integer dtype; uint64
+ * values of 2**63 or more count as negative, as NumPy's cast to intp makes them): int64
+ * counts, or float64 sums of weights (a real 1-d array of x's length, or NULL), of length
+ * max(max(x) + 1, minlength). An empty x gives int64 zeros of length minlength whatever the
+ * weights (NumPy returns before it looks at them). Blocks to read max(x) and min(x).
  * Errors: ND_ERR_SHAPE (x not 1-d: "object too deep for desired array"; weights of another
- * length: "The weights and list don't have the same length."), ND_ERR_CASTING (x of a dtype
- * that does not cast safely to int64), ND_ERR_VALUE (negative values: "'list' argument must
- * have no negative elements"; minlength < 0), ND_ERR_DTYPE (complex weights). */
+ * length: "The weights and list don't have the same length."), ND_ERR_CASTING (x of a
+ * float or complex dtype), ND_ERR_VALUE (negative values: "'list' argument must have no
+ * negative elements"; minlength < 0), ND_ERR_DTYPE (complex weights). */
 ND_API nd_status nd_bincount(const nd_array *x, const nd_array *weights, int64_t minlength,
                              nd_array **result);
 

@@ -904,6 +904,9 @@ cdef class ndarray:
     def __pow__(self, other, modulo=None):
         if modulo is not None:
             return NotImplemented
+        cdef int fast = _pow_fast_op(nd_array_dtype(self._a), other)
+        if fast >= 0:
+            return _unop(fast, self)
         return _binop(ND_UFUNC_POWER, self, other, False)
 
     def __rpow__(self, other, modulo=None):
@@ -912,6 +915,9 @@ cdef class ndarray:
         return _binop(ND_UFUNC_POWER, self, other, True)
 
     def __ipow__(self, other):
+        cdef int fast = _pow_fast_op(nd_array_dtype(self._a), other)
+        if fast >= 0:
+            return _inplace_unop(fast, self)
         return _inplace(ND_UFUNC_POWER, self, other)
 
     def __matmul__(self, other):
@@ -1226,6 +1232,49 @@ cdef object _inplace(int op, ndarray self, object other):
     st = nd_ufunc_call(<nd_ufunc>op, 2, ops, self._a, NULL)
     if st != ND_OK:
         _raise(st)
+    return self
+
+
+cdef int _pow_fast_op(nd_dtype d, object exponent):
+    """NumPy's `a ** e` is not always power(a, e): its fast_scalar_power
+    (numpy/_core/src/multiarray/number.c) takes an exact Python int 2 as square(a) for every
+    dtype (so bool ** 2 is int8, where power(bool, 2) is int64), and, for float and complex
+    arrays, an exact Python int 1 as positive(a) and an exact Python float 0.5 as sqrt(a)
+    (float16 ** 0.5 of -0.0 is -0.0, power gives 0.0). Returns that unary op, or -1 for
+    power itself. A reflected `e ** a` is always power."""
+    cdef char k = nd_dtype_kind(d)
+    cdef bint inexact = k == b'f' or k == b'c'
+    if type(exponent) is int:
+        if exponent == 2:
+            return ND_UFUNC_SQUARE
+        if exponent == 1 and inexact:
+            return ND_UFUNC_POSITIVE
+    elif type(exponent) is float and exponent == 0.5 and inexact:
+        return ND_UFUNC_SQRT
+    return -1
+
+
+def _pow_operator_dtype(dtype, exponent):
+    """The dtype of `a ** exponent` for an array a of dtype (host only; for tests)."""
+    cdef nd_dtype d = _nd_dtype(dtype)
+    cdef int fast = _pow_fast_op(d, exponent)
+    if fast >= 0:
+        return _UFUNCS[nd_ufunc_name(<nd_ufunc>fast).decode()].result_type(_np_dtype(d))
+    t = type(exponent)
+    if t is bool:
+        other = _np.dtype(bool)
+    elif t in (int, float, complex):
+        other = t
+    else:
+        other = _np.asarray(exponent).dtype
+    return _UFUNCS["power"].result_type(_np_dtype(d), other)
+
+
+cdef object _inplace_unop(int op, ndarray self):
+    cdef nd_operand o
+    o.kind = ND_OPERAND_ARRAY
+    o.array = self._a
+    _check(nd_ufunc_call(<nd_ufunc>op, 1, &o, self._a, NULL))
     return self
 
 

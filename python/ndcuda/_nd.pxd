@@ -298,6 +298,8 @@ cdef extern from "ndcuda.h" nogil:
         ND_UFUNC_NEGATIVE
         ND_UFUNC_POSITIVE
         ND_UFUNC_ABSOLUTE
+        ND_UFUNC_SQUARE
+        ND_UFUNC_SQRT
         ND_UFUNC_INVERT
         ND_UFUNC_EQUAL
         ND_UFUNC_NOT_EQUAL

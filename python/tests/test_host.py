@@ -6,6 +6,7 @@ and that calls needing a device fail with a clear ndcuda error instead of crashi
 
 import pickle
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -152,6 +153,30 @@ def test_ufunc_result_dtypes_match_numpy(name):
         assert got == want, (name, dts, got, want)
         checked += 1
     assert checked > 0
+
+
+def test_pow_operator_dtype_matches_numpy_operator():
+    # `a ** e` is NumPy's fast_scalar_power, not always power(a, e): an exact Python int 2 is
+    # square for every dtype (bool ** 2 is int8 where power(bool, 2) is int64), 1 and 0.5 are
+    # positive and sqrt for float and complex arrays. The dtype the operator gives is decided
+    # on the host, so it is checked here against NumPy's operator over every dtype.
+    exps = [2, 1, 0, 3, -1, 0.5, 2.0, 1.0, -1.0, True, False, 1j, np.int16(2), np.float32(0.5),
+            np.float64(0.5), np.bool_(True), np.uint8(2)]
+    checked = 0
+    for dt in DTYPES:
+        for e in exps:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                try:
+                    want = (np.ones(2, dt) ** e).dtype
+                except (TypeError, ValueError, OverflowError):
+                    continue  # integers to negative integer powers, -1 for an unsigned dtype
+            assert _core._pow_operator_dtype(dt, e) == want, (dt, e)
+            checked += 1
+    assert checked > 150
+    assert _core._pow_operator_dtype(np.bool_, 2) == np.int8
+    assert _core._pow_operator_dtype(np.bool_, True) == np.int8
+    assert _core._pow_operator_dtype(np.bool_, 3) == np.int64
 
 
 def test_ufunc_call_argument_errors_need_no_device():

@@ -1655,9 +1655,26 @@ START_TEST(test_cholesky) {
         nd_dtype dt = FLOATS[d];
         int64_t n = ns[i], batch = 3;
         dc *h = rand_hpd(batch, n, is_complex(dt));
-        nd_array *a = upload(h, 3, SHAPE(batch, n, n), dt), *l = NULL;
+        /* NumPy reads only the factor's triangle (LAPACK uplo 'L' or 'U'): the other one gets
+         * values far from Hermitian, which must not change the factor. Every other size passes
+         * a transposed (strided) view: the upload is of g^T, swapped back. */
+        const int strided = i % 2 == 1;
+        dc *g = malloc((size_t)(batch * n * n) * sizeof(dc));
+        for (int64_t b = 0; b < batch; b++)
+          for (int64_t r = 0; r < n; r++)
+            for (int64_t c = 0; c < n; c++) {
+              const int unread = upper ? c < r : c > r;
+              const dc v = unread ? 1000.0 + (double)(r - 2 * c) + (is_complex(dt) ? 7.0 * I : 0) : h[b * n * n + r * n + c];
+              g[b * n * n + (strided ? c * n + r : r * n + c)] = v;
+            }
+        nd_array *a = upload(g, 3, SHAPE(batch, n, n), dt), *l = NULL;
+        if (strided) {
+          nd_array *t = a;
+          ND_ASSERT_OK(nd_array_swapaxes(t, 1, 2, &a));
+          nd_array_release(t);
+        }
         ND_ASSERT_OK(nd_linalg_cholesky(a, upper, &l));
-        dc *A = fetch(a), *L = fetch(l);
+        dc *A = h, *L = fetch(l);
         double worst = 0;
         for (int64_t b = 0; b < batch; b++)
           for (int64_t r = 0; r < n; r++)
@@ -1670,9 +1687,9 @@ START_TEST(test_cholesky) {
               double e = cabs(s - A[b * n * n + r * n + c]) / (double)n;
               if (e > worst) worst = e;
             }
-        ck_assert_msg(worst < tol_of(dt, n) * 4, "cholesky %s n=%lld upper=%d: %g", nd_dtype_name(dt), (long long)n,
-                      upper, worst);
-        free(A);
+        ck_assert_msg(worst < tol_of(dt, n) * 4, "cholesky %s n=%lld upper=%d strided=%d: %g", nd_dtype_name(dt),
+                      (long long)n, upper, strided, worst);
+        free(g);
         free(L);
         free(h);
         nd_array_release(a);

@@ -40,6 +40,12 @@ def _axes(n, p):
     return tuple(_ints(p, n))
 
 
+def _reduced(shape, axes, keep):
+    nd = len(shape)
+    ax = set(range(nd)) if axes is None else {int(a) % nd for a in axes}
+    return tuple(1 if i in ax else d for i, d in enumerate(shape) if keep or i not in ax)
+
+
 def _dtype(code, default=None):
     return default if code == -1 else DT[code]
 
@@ -315,6 +321,18 @@ class Standin:
             return np.argsort(self._get(h), axis=None if axis == AXIS_NONE else axis, kind="stable")
         return self._call("nd_argsort", f, result)
 
+    def nd_partition(self, h, kth, axis, result):
+        def f():
+            self._nocomplex("nd_partition", self._get(h))
+            return np.partition(self._get(h), kth, axis=None if axis == AXIS_NONE else axis)
+        return self._call("nd_partition", f, result)
+
+    def nd_argpartition(self, h, kth, axis, result):
+        def f():
+            self._nocomplex("nd_argpartition", self._get(h))
+            return np.argpartition(self._get(h), kth, axis=None if axis == AXIS_NONE else axis)
+        return self._call("nd_argpartition", f, result)
+
     def nd_searchsorted(self, a, v, right, result):
         return self._call("nd_searchsorted", lambda: np.searchsorted(
             self._get(a), self._get(v), side="right" if right else "left"), result)
@@ -352,10 +370,7 @@ class Standin:
         return 0
 
     def nd_isin(self, h, t, invert, result):
-        def f():
-            self._nocomplex("nd_isin", self._get(h))
-            return np.isin(self._get(h), self._get(t), invert=bool(invert))
-        return self._call("nd_isin", f, result)
+        return self._call("nd_isin", lambda: np.isin(self._get(h), self._get(t), invert=bool(invert)), result)
 
     def _q(name, several):
         def m(self, h, *args):
@@ -370,8 +385,15 @@ class Standin:
                 if a.dtype.kind == "b":
                     raise TypeError("bool")
                 ref = a.astype(np.float64) if a.dtype.kind in "iu" else a
-                r = np.asarray(getattr(np, name)(ref, q, axis=_axes(n, axes) if axes is not None else None,
-                                                 keepdims=bool(keep)))
+                ax = _axes(n, axes) if axes is not None else None
+                try:
+                    r = np.asarray(getattr(np, name)(ref, q, axis=ax, keepdims=bool(keep)))
+                except ValueError as e:
+                    # ndcuda's documented answer (docs/deviations.md), so that --self-check
+                    # goes through the harness's excuse path too: the zero-size result
+                    if a.size or "cannot reshape array of size 0" not in str(e):
+                        raise
+                    r = np.zeros(((len(q),) if several else ()) + _reduced(a.shape, ax, keep))
                 return r.astype(np.float64 if several or a.dtype.kind in "iu" else a.dtype)
             return self._call("nd_" + name + ("s" if several else ""), f, result)
         return m
@@ -380,9 +402,18 @@ class Standin:
     nd_percentile, nd_percentiles = _q("percentile", False), _q("percentile", True)
 
     def nd_average(self, h, n, axes, w, keep, result, sow):
-        return self._call("nd_average", lambda: np.asarray(np.average(
-            self._get(h), axis=_axes(n, axes)[0] if axes is not None and n == 1 else None,
-            weights=None if w is None else self._get(w), keepdims=bool(keep))), result)
+        a = self._get(h)
+        ax = _axes(n, axes)[0] if axes is not None and n == 1 else None
+
+        def f():
+            try:
+                return np.asarray(np.average(a, axis=ax, weights=None if w is None else self._get(w),
+                                             keepdims=bool(keep)))
+            except ZeroDivisionError as e:  # ndcuda's documented zero-size answer, as in _q
+                if w is not None or str(e) != "division by zero":
+                    raise
+                return np.zeros(_reduced(a.shape, None if ax is None else (ax,), keep), np.float64)
+        return self._call("nd_average", f, result)
 
     def nd_histogram(self, h, bins, rng, w, hist, edges):
         def f():

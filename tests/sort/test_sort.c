@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/src/nd_ref.h"
 
@@ -168,7 +169,6 @@ START_TEST(test_sort_errors) {
   ND_ASSERT_FAILS(nd_sort(c, 0, &r), ND_ERR_DTYPE, "nd_sort: sorting complex arrays is not supported");
   ND_ASSERT_FAILS(nd_argsort(c, 0, &r), ND_ERR_DTYPE, "nd_argsort");
   ND_ASSERT_FAILS(nd_unique(c, &r, NULL, NULL, NULL), ND_ERR_DTYPE, "nd_unique");
-  ND_ASSERT_FAILS(nd_isin(c, c, 0, &r), ND_ERR_DTYPE, "nd_isin");
   ND_ASSERT_OK(nd_ones(2, (int64_t[]){2, 3}, ND_FLOAT32, &f));
   ND_ASSERT_FAILS(nd_sort(f, 2, &r), ND_ERR_AXIS, "nd_sort: axis 2 is out of bounds for array of dimension 2");
   ND_ASSERT_FAILS(nd_partition(f, 3, 1, &r), ND_ERR_VALUE, "nd_partition: kth(=3) out of bounds (3)");
@@ -176,8 +176,147 @@ START_TEST(test_sort_errors) {
   ND_ASSERT_FAILS(nd_sort(NULL, 0, &r), ND_ERR_NULL_POINTER, "nd_sort");
   ND_ASSERT_FAILS(nd_sort(f, 0, NULL), ND_ERR_NULL_POINTER, "nd_sort");
   ck_assert_ptr_null(r);
+  /* NumPy returns an empty array from partition before it looks at kth; the axis is checked */
+  nd_array *e0;
+  ND_ASSERT_OK(nd_empty(2, (int64_t[]){0, 3}, ND_FLOAT32, &e0));
+  ND_ASSERT_OK(nd_partition(e0, 3, 1, &r));
+  ck_assert_int_eq(nd_array_size(r), 0);
+  nd_array_release(r);
+  ND_ASSERT_OK(nd_argpartition(e0, -7, ND_AXIS_NONE, &r));
+  ck_assert_int_eq(nd_array_dtype(r), ND_INT64);
+  nd_array_release(r);
+  r = NULL;
+  ND_ASSERT_FAILS(nd_partition(e0, 0, 2, &r), ND_ERR_AXIS, "nd_partition: axis 2 is out of bounds");
+  ck_assert_ptr_null(r);
+  nd_array_release(e0);
   nd_array_release(c);
   nd_array_release(f);
+}
+END_TEST
+
+/* isin with complex operands (NumPy promotes both to complex and compares with ==: a NaN
+ * part equals nothing). The reference is the brute-force search over every pair. */
+static void cvalue(nd_scalar v, double *re, double *im) {
+  *im = 0;
+  switch (nd_dtype_kind(v.dtype)) {
+    case 'b': *re = v.v.b; break;
+    case 'i': *re = (double)v.v.i; break;
+    case 'u': *re = (double)v.v.u; break;
+    case 'f': *re = v.v.f; break;
+    default: *re = v.v.c[0], *im = v.v.c[1];
+  }
+}
+
+static void check_isin_ref(const nd_ref *re, const nd_array *e, const nd_ref *rt, const char *ctx) {
+  nd_array *t = nd_ref_upload(rt), *res;
+  for (int inv = 0; inv < 2; inv++) {
+    ND_ASSERT_OK(nd_isin(e, t, inv, &res));
+    nd_ref w = nd_ref_new(ND_BOOL, re->ndim, re->shape);
+    for (int64_t k = 0; k < re->size; k++) {
+      double xr, xi, yr, yi;
+      int found = 0;
+      cvalue(nd_ref_get(re, k), &xr, &xi);
+      for (int64_t j = 0; j < rt->size && !found; j++) {
+        cvalue(nd_ref_get(rt, j), &yr, &yi);
+        found = xr == yr && xi == yi;
+      }
+      nd_ref_set(&w, k, nd_scalar_bool(found != inv));
+    }
+    nd_ref_expect(res, &w, "%s invert %d", ctx, inv);
+    nd_ref_free(&w);
+    nd_array_release(res);
+  }
+  nd_array_release(t);
+}
+
+START_TEST(test_isin_complex) {
+  /* Test sets of both complex dtypes, large enough for several merge-sort tiles, on a small
+   * grid (many duplicates) with NaN real and imaginary parts, -0.0 and infinities. */
+  const double grid[8] = {-2, -0.0, 0, 1, 2.5, INFINITY, NAN, -1};
+  const nd_dtype tdts[2] = {ND_COMPLEX64, ND_COMPLEX128};
+  const nd_dtype edts[4] = {ND_COMPLEX128, ND_COMPLEX64, ND_FLOAT32, ND_INT32};
+  for (int a = 0; a < 2; a++) {
+    const int64_t nt = a ? 5000 : 37;
+    nd_ref rt = nd_ref_new(tdts[a], 1, &nt);
+    for (int64_t j = 0; j < nt; j++) {
+      /* leave grid point (1, -1) out of the set, so that some elements are not found */
+      int64_t r = (j * 7 + 3) % 8, i = (j * 5 + 1) % 8;
+      if (r == 3 && i == 7) i = 0;
+      nd_ref_set(&rt, j, nd_scalar_complex(grid[r], grid[i]));
+    }
+    for (int b = 0; b < 4; b++) {
+      const int64_t es[2] = {8, 9};
+      nd_ref re = nd_ref_new(edts[b], 2, es);
+      for (int64_t k = 0; k < re.size; k++) {
+        const double x = grid[k % 8] == grid[k % 8] && grid[k % 8] != INFINITY ? grid[k % 8] : 3;
+        if (nd_dtype_kind(edts[b]) == 'c') nd_ref_set(&re, k, nd_scalar_complex(grid[k % 8], grid[(k / 8) % 8]));
+        else if (nd_dtype_kind(edts[b]) == 'f') nd_ref_set(&re, k, nd_scalar_float(grid[(k * 3) % 8]));
+        else nd_ref_set(&re, k, nd_scalar_int((int64_t)x));
+      }
+      char ctx[96];
+      snprintf(ctx, sizeof ctx, "isin(%s, %lld %s)", nd_dtype_name(edts[b]), (long long)nt, nd_dtype_name(tdts[a]));
+      nd_array *e = nd_ref_upload(&re);
+      check_isin_ref(&re, e, &rt, ctx);
+      /* the elements transposed (a strided view): the same answers, transposed */
+      nd_array *et;
+      ND_ASSERT_OK(nd_array_transpose(e, 2, (int64_t[]){1, 0}, &et));
+      nd_ref rtr = nd_ref_permute(&re, (int[]){1, 0});
+      nd_ref rtc = nd_ref_copy(&rtr);
+      strcat(ctx, " transposed");
+      check_isin_ref(&rtc, et, &rt, ctx);
+      nd_ref_free(&rtc);
+      nd_array_release(et);
+      nd_array_release(e);
+      nd_ref_free(&re);
+    }
+    /* a real test set with complex elements, and a 0-d complex test set */
+    nd_ref re = nd_ref_copy(&rt);
+    nd_array *e = nd_ref_upload(&re);
+    nd_ref rr = nd_ref_new(ND_FLOAT64, 1, (int64_t[]){4});
+    for (int k = 0; k < 4; k++) nd_ref_set(&rr, k, nd_scalar_float(grid[k + 2]));
+    check_isin_ref(&re, e, &rr, "isin(complex, float64)");
+    nd_ref r0 = nd_ref_new(tdts[a], 0, NULL);
+    nd_ref_set(&r0, 0, nd_scalar_complex(2.5, -0.0));
+    check_isin_ref(&re, e, &r0, "isin(complex, 0-d complex)");
+    nd_ref_free(&r0);
+    nd_ref_free(&rr);
+    nd_array_release(e);
+    nd_ref_free(&re);
+    nd_ref_free(&rt);
+  }
+}
+END_TEST
+
+/* NumPy 2.5: argsort and argpartition see a 0-d array as its 1-element ravel (axis -1, 0 and
+ * None answer [0]; axis 1 is out of bounds "for array of dimension 1"), while sort and
+ * partition check the axis against 0 dimensions. */
+START_TEST(test_sort_zero_d) {
+  nd_array *z, *r = NULL;
+  ND_ASSERT_OK(nd_full(0, NULL, nd_scalar_float(2.5), ND_FLOAT32, &z));
+  const int64_t axes[3] = {-1, 0, ND_AXIS_NONE};
+  nd_ref want = nd_ref_new(ND_INT64, 1, (int64_t[]){1});
+  nd_ref_set(&want, 0, nd_scalar_int(0));
+  for (int k = 0; k < 3; k++) {
+    ND_ASSERT_OK(nd_argsort(z, axes[k], &r));
+    nd_ref_expect(r, &want, "argsort(0-d, axis=%lld)", (long long)axes[k]);
+    nd_array_release(r);
+    ND_ASSERT_OK(nd_argpartition(z, 0, axes[k], &r));
+    nd_ref_expect(r, &want, "argpartition(0-d, 0, axis=%lld)", (long long)axes[k]);
+    nd_array_release(r);
+  }
+  r = NULL;
+  ND_ASSERT_FAILS(nd_argsort(z, 1, &r), ND_ERR_AXIS, "nd_argsort: axis 1 is out of bounds for array of dimension 1");
+  ND_ASSERT_FAILS(nd_argsort(z, -2, &r), ND_ERR_AXIS, "nd_argsort: axis -2 is out of bounds for array of dimension 1");
+  ND_ASSERT_FAILS(nd_argpartition(z, 1, -1, &r), ND_ERR_VALUE, "nd_argpartition: kth(=1) out of bounds (1)");
+  ND_ASSERT_FAILS(nd_sort(z, -1, &r), ND_ERR_AXIS, "nd_sort: axis -1 is out of bounds for array of dimension 0");
+  ND_ASSERT_FAILS(nd_partition(z, 0, 0, &r), ND_ERR_AXIS, "nd_partition: axis 0 is out of bounds for array of dimension 0");
+  ck_assert_ptr_null(r);
+  /* sort with axis None flattens: a 1-element 1-d copy */
+  ND_ASSERT_OK(nd_sort(z, ND_AXIS_NONE, &r));
+  ck_assert_int_eq(nd_array_ndim(r), 1);
+  nd_array_release(r);
+  nd_ref_free(&want);
+  nd_array_release(z);
 }
 END_TEST
 
@@ -473,6 +612,31 @@ START_TEST(test_bincount) {
   ND_ASSERT_OK(nd_bincount(e, NULL, 4, &res));
   ck_assert_int_eq(nd_array_size(res), 4);
   nd_array_release(res);
+  /* NumPy: an empty x returns int64 zeros before the weights are looked at (their dtype and
+   * length included): np.bincount(np.zeros(0, np.uint16), weights=np.zeros(3), minlength=6). */
+  nd_ref z6 = nd_ref_new(ND_INT64, 1, (int64_t[]){6});
+  ND_ASSERT_OK(nd_bincount(e, flt, 6, &res));
+  nd_ref_expect(res, &z6, "bincount(empty, float64 weights of another length, minlength=6)");
+  nd_array_release(res);
+  nd_ref_free(&z6);
+  ND_ASSERT_FAILS(nd_bincount(e, flt, -1, &res), ND_ERR_VALUE, "nd_bincount: 'minlength' must not be negative");
+  /* uint64 is taken (NumPy >= 2.2.4 casts it to intp by force); 2**63 becomes negative */
+  nd_array *u;
+  ND_ASSERT_OK(nd_full(1, (int64_t[]){2}, nd_scalar_int(2), ND_UINT64, &u));
+  ND_ASSERT_OK(nd_bincount(u, NULL, 0, &res));
+  nd_ref u3 = nd_ref_new(ND_INT64, 1, (int64_t[]){3});
+  nd_ref_set(&u3, 2, nd_scalar_int(2));
+  nd_ref_expect(res, &u3, "bincount(uint64 [2, 2])");
+  nd_ref_free(&u3);
+  nd_array_release(res);
+  nd_array_release(u);
+  nd_scalar big;
+  memset(&big, 0, sizeof big);
+  big.dtype = ND_UINT64;
+  big.v.u = UINT64_C(1) << 63;
+  ND_ASSERT_OK(nd_full(1, (int64_t[]){2}, big, ND_UINT64, &u));
+  ND_ASSERT_FAILS(nd_bincount(u, NULL, 0, &res), ND_ERR_VALUE, "nd_bincount: 'list' argument must have no negative elements");
+  nd_array_release(u);
   nd_array_release(e);
   nd_array_release(neg);
   nd_array_release(flt);
@@ -556,6 +720,8 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_searchsorted);
   tcase_add_test(t, test_searchsorted_complex_nan);
   tcase_add_test(t, test_isin);
+  tcase_add_test(t, test_sort_zero_d);
+  tcase_add_test(t, test_isin_complex);
   tcase_add_test(t, test_nonzero);
   tcase_add_test(t, test_bincount);
   tcase_add_test(t, test_histogram_numpy);

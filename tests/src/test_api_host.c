@@ -4,11 +4,13 @@
  *
  * Arrays here are headers over a buffer that is never touched: every call below fails before
  * it would reach the device, so the suite needs no GPU. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "src/api_scope.h"
 #include "src/array.h"
+#include "ndcuda/linalg.h"
 #include "tests/nd_test.h"
 
 static nd__buffer fake_buffer;
@@ -162,6 +164,25 @@ START_TEST(full_and_fill_check_python_scalars) {
 }
 END_TEST
 
+/* np.linalg.cond of matrices with no elements: LinAlgError "cond is not defined on empty
+ * arrays", whatever p (NumPy checks before anything else). */
+START_TEST(cond_of_empty_matrices_is_refused) {
+  nd_array *r = SENTINEL;
+  const double ps[] = {ND_NORM_DEFAULT, ND_NORM_FRO, 1, -1, 2, -2, INFINITY, -INFINITY};
+  const int64_t shapes[3][3] = {{0, 0, 0}, {2, 0, 0}, {3, 4, 0}};
+  const int nds[3] = {2, 3, 3};
+  const nd_dtype dts[2] = {ND_COMPLEX128, ND_FLOAT32};
+  for (int k = 0; k < 3; k++)
+    for (int d = 0; d < 2; d++) {
+      nd_array x = fake(dts[d], nds[k], shapes[k]);
+      for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
+        ND_ASSERT_FAILS(nd_linalg_cond(&x, ps[i], &r), ND_ERR_VALUE,
+                        "nd_linalg_cond: cond is not defined on empty arrays");
+    }
+  ck_assert_ptr_eq(r, SENTINEL);
+}
+END_TEST
+
 /* np.quantile of a bool array: TypeError (numpy boolean subtract). */
 START_TEST(quantiles_of_bool_are_refused) {
   const int64_t n = 4;
@@ -210,6 +231,7 @@ static Suite *api_host_suite(void) {
   tcase_add_checked_fixture(t, setup, NULL);
   tcase_add_test(t, full_and_fill_check_python_scalars);
   tcase_add_test(t, quantiles_of_bool_are_refused);
+  tcase_add_test(t, cond_of_empty_matrices_is_refused);
   tcase_add_test(t, memory_device_argument);
   tcase_add_test(t, wait_record_arguments);
   suite_add_tcase(s, t);

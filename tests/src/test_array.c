@@ -183,13 +183,31 @@ START_TEST(creation_every_dtype_and_shape) {
       nd_array_release(a);
       for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
         char v[128];
-        nd_ref_fill(&want, fills[f]);
-        OK(nd_full(nd, shape, fills[f], dt, &a));
+        /* A Python int must fit the dtype (NumPy raises OverflowError otherwise; checked
+         * below): -3 does not fit an unsigned dtype, so those take 3. */
+        const nd_scalar fill = fills[f].dtype == ND_PYINT && nd_dtype_kind(dt) == 'u' ? nd_scalar_int(3) : fills[f];
+        nd_ref_fill(&want, fill);
+        OK(nd_full(nd, shape, fill, dt, &a));
         expect_new_array(a, dt, nd, shape, 'C', ctx);
-        nd_ref_expect(a, &want, "nd_full(%s) %s", nd_ref_format_scalar(fills[f], v, sizeof v), ctx);
+        nd_ref_expect(a, &want, "nd_full(%s) %s", nd_ref_format_scalar(fill, v, sizeof v), ctx);
         nd_array_release(a);
       }
       nd_ref_free(&want);
+      /* A Python int outside an integer dtype's range is NumPy's OverflowError ("Python
+       * integer 256 out of bounds for uint8"): an error, and no output. */
+      const char kind = nd_dtype_kind(dt);
+      const int bits = (int)nd_dtype_itemsize(dt) * 8;
+      if (kind == 'u' || (kind == 'i' && bits < 64)) { /* every Python int in an nd_scalar fits int64 */
+        int64_t bad[2] = {kind == 'u' ? -1 : -(INT64_C(1) << (bits - 1)) - 1, 0};
+        int nbad = 1;
+        if (bits < 64) bad[nbad++] = kind == 'u' ? (INT64_C(1) << bits) : (INT64_C(1) << (bits - 1));
+        for (int k = 0; k < nbad; k++) {
+          char needle[96];
+          snprintf(needle, sizeof needle, "nd_full: Python integer %lld out of bounds for %s",
+                   (long long)bad[k], nd_dtype_name(dt));
+          FAILS_OUT(ND_ERR_VALUE, needle, nd_full(nd, shape, nd_scalar_int(bad[k]), dt, &o));
+        }
+      }
     }
   }
 }
