@@ -23,5 +23,6 @@
 #include "ndcuda/jit.h"
 #include "ndcuda/indexing.h"
 #include "ndcuda/interop.h"
+#include "ndcuda/comm.h"
 
 #endif /* NDCUDA_H */
