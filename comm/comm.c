@@ -284,7 +284,7 @@ nd_status nd_comm_init_all(int ndev, const int *devices, nd_comm **comms) {
         return nd__error(ND_ERR_VALUE, "%s: devices[%d] and devices[%d] are both device %d (one "
                          "rank per device)", fn, j, i, devs[i]);
   }
-  int count;
+  int count = 0;
   ND_TRY(nd__device_count(fn, &count));
   for (int i = 0; i < ndev; i++)
     if (devs[i] >= count)
