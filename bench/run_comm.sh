@@ -41,22 +41,22 @@ fi
 grep -i "nccl" "$out/build.log" | head -3
 echo "build: $(( $(date +%s) - t0 )) s"
 
-(cd "$build" && CK_FORK=no timeout 240 ctest --output-on-failure --timeout 200 \
+(cd "$build" && CK_FORK=no timeout 150 ctest --output-on-failure --timeout 90 \
    -R "^(test_comm|test_comm_host|test_comm_host_nonccl|test_null_args|test_comm_procs_env|test_comm_procs_file)$") \
   > "$out/ctest.log" 2>&1
 test_rc=$?
 grep -E "Test +#|tests passed|tests failed|ordering:|comm_procs \(" "$out/ctest.log"
 grep -B2 -A12 -E "^[^ ]*:[0-9]+:[EF]:" "$out/ctest.log" | head -60
 
-timeout 120 "$build/examples/multi_gpu_sum" > "$out/example.log" 2>&1
+timeout 60 "$build/examples/multi_gpu_sum" > "$out/example.log" 2>&1
 ex_rc=$?
 cat "$out/example.log"
 
 bench_rc=0
 if [ $bench = 1 ]; then
-  timeout 120 "$build/bench/nd_bench_comm" --out "$out/comm.csv" > "$out/bench_comm.txt" 2>&1 || bench_rc=$?
+  timeout 60 "$build/bench/nd_bench_comm" --out "$out/comm.csv" > "$out/bench_comm.txt" 2>&1 || bench_rc=$?
   cat "$out/bench_comm.txt"
-  PYTHONUNBUFFERED=1 timeout 150 python3 bench/torch_allreduce.py --out "$out/torch_comm.csv" \
+  PYTHONUNBUFFERED=1 timeout 90 python3 bench/torch_allreduce.py --out "$out/torch_comm.csv" \
     > "$out/torch_comm.txt" 2>&1 || bench_rc=$?
   grep -v Warning "$out/torch_comm.txt" | tail -16
 fi
