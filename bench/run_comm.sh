@@ -2,7 +2,8 @@
 # Builds the NCCL parts (library, comm suites, comm_procs, multi_gpu_sum, nd_bench_comm) on a
 # machine with two or more GPUs, runs their tests, the example and the allreduce benchmarks
 # beside raw NCCL and PyTorch, and leaves the logs in $OUT (or ./comm-out):
-#   device.txt build.log ctest.log example.log bench_comm.txt comm.csv torch_comm.txt torch_comm.csv
+#   device.txt build.log ctest.log test_comm.log example.log bench_comm.txt comm.csv torch_comm.txt
+# (8 files; torch_comm.csv too when --out is given to torch_allreduce.py by hand)
 #
 #   bash bench/run_comm.sh [--no-bench]
 #
@@ -41,12 +42,21 @@ fi
 grep -i "nccl" "$out/build.log" | head -3
 echo "build: $(( $(date +%s) - t0 )) s"
 
-(cd "$build" && CK_FORK=no timeout 150 ctest --output-on-failure --timeout 90 \
-   -R "^(test_comm|test_comm_host|test_comm_host_nonccl|test_null_args|test_comm_procs_env|test_comm_procs_file)$") \
+(cd "$build" && timeout 100 ctest --output-on-failure --timeout 60 \
+   -R "^(test_comm_host|test_comm_host_nonccl|test_null_args|test_comm_procs_env|test_comm_procs_file)$") \
   > "$out/ctest.log" 2>&1
 test_rc=$?
-grep -E "Test +#|tests passed|tests failed|ordering:|comm_procs \(" "$out/ctest.log"
-grep -B2 -A12 -E "^[^ ]*:[0-9]+:[EF]:" "$out/ctest.log" | head -60
+grep -E "Test +#|tests passed|tests failed|comm_procs \(" "$out/ctest.log"
+# test_comm one case per process, so that a hang shows which case and the others still run.
+: > "$out/test_comm.log"
+for c in $(grep -o 'ND_CASE(test_[a-z0-9_]*)' tests/multi/test_comm.c | sed 's/ND_CASE(//; s/)//'); do
+  echo "== $c" >> "$out/test_comm.log"
+  CK_FORK=no CK_RUN_CASE=$c timeout -k 5 45 "$build/tests/test_comm" >> "$out/test_comm.log" 2>&1
+  rc=$?
+  echo "== $c exit $rc" >> "$out/test_comm.log"
+  [ $rc = 0 ] || test_rc=1
+done
+grep -E "^== .* exit|ordering:|%: Checks|:[EF]:" "$out/test_comm.log" | grep -v "exit 0$" | head -40
 
 timeout 60 "$build/examples/multi_gpu_sum" > "$out/example.log" 2>&1
 ex_rc=$?
@@ -56,7 +66,7 @@ bench_rc=0
 if [ $bench = 1 ]; then
   timeout 60 "$build/bench/nd_bench_comm" --out "$out/comm.csv" > "$out/bench_comm.txt" 2>&1 || bench_rc=$?
   cat "$out/bench_comm.txt"
-  PYTHONUNBUFFERED=1 timeout 90 python3 bench/torch_allreduce.py --out "$out/torch_comm.csv" \
+  PYTHONUNBUFFERED=1 timeout 90 python3 bench/torch_allreduce.py \
     > "$out/torch_comm.txt" 2>&1 || bench_rc=$?
   grep -v Warning "$out/torch_comm.txt" | tail -16
 fi

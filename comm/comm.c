@@ -84,15 +84,6 @@ nd_status nd_comm_id_from_hex(const char *hex, nd_comm_id *id) {
   return ND_OK;
 }
 
-static const char *const nd__op_names[] = {"sum", "prod", "min", "max", "avg"};
-
-static nd_status nd__check_op(const char *fn, nd_comm_op op) {
-  if ((int)op < 0 || (int)op > (int)ND_COMM_AVG)
-    return nd__error(ND_ERR_VALUE, "%s: op %d is not an nd_comm_op (ND_COMM_SUM .. ND_COMM_AVG)",
-                     fn, (int)op);
-  return ND_OK;
-}
-
 #ifndef ND_HAVE_NCCL
 
 /* ---- built without NCCL ------------------------------------------------------------------ */
@@ -217,6 +208,16 @@ nd_status nd_comm_recv(nd_comm *comm, nd_array *a, int peer) {
 #else /* ND_HAVE_NCCL */
 
 /* ---- objects ------------------------------------------------------------------------------ */
+
+static const char *const nd__op_names[] = {"sum", "prod", "min", "max", "avg"};
+
+static nd_status nd__check_op(const char *fn, nd_comm_op op) {
+  if ((int)op < 0 || (int)op > (int)ND_COMM_AVG)
+    return nd__error(ND_ERR_VALUE, "%s: op %d is not an nd_comm_op (ND_COMM_SUM .. ND_COMM_AVG)",
+                     fn, (int)op);
+  return ND_OK;
+}
+
 
 _Static_assert(sizeof(ncclUniqueId) == ND_COMM_ID_BYTES, "nd_comm_id must hold an ncclUniqueId");
 
@@ -466,26 +467,26 @@ static const char *const nd__kind_fn[] = {
 static nd_status nd__comm_type(const char *fn, const char *arg, nd_dtype dt, int reduce,
                                ncclDataType_t *type, int *mult) {
   *mult = 1;
+  int integer = 1;
   switch (dt) {
-    case ND_INT8: *type = ncclInt8; return ND_OK;
-    case ND_UINT8: *type = ncclUint8; return ND_OK;
+    case ND_INT8: *type = ncclInt8; break;
+    case ND_UINT8: *type = ncclUint8; break;
     case ND_INT32: *type = ncclInt32; break;
     case ND_UINT32: *type = ncclUint32; break;
     case ND_INT64: *type = ncclInt64; break;
     case ND_UINT64: *type = ncclUint64; break;
-    case ND_FLOAT16: *type = ncclFloat16; return ND_OK;
-    case ND_FLOAT32: *type = ncclFloat32; return ND_OK;
-    case ND_FLOAT64: *type = ncclFloat64; return ND_OK;
-    default: break;
+    case ND_FLOAT16: *type = ncclFloat16; integer = 0; break;
+    case ND_FLOAT32: *type = ncclFloat32; integer = 0; break;
+    case ND_FLOAT64: *type = ncclFloat64; integer = 0; break;
+    default: integer = -1; break; /* no NCCL type */
   }
-  if (dt == ND_INT32 || dt == ND_UINT32 || dt == ND_INT64 || dt == ND_UINT64) {
-    if (reduce == ND_COMM_AVG)
+  if (integer >= 0) {
+    if (integer && reduce == ND_COMM_AVG)
       return nd__error(ND_ERR_DTYPE, "%s: ND_COMM_AVG of %s '%s' is not supported (NCCL would "
                        "truncate the integer average); cast to a floating-point dtype first or "
                        "use ND_COMM_SUM", fn, nd_dtype_name(dt), arg);
     return ND_OK;
   }
-  if (dt == ND_INT8 || dt == ND_UINT8) return ND_OK;
   if (reduce < 0) { /* data movement: anything travels as bytes */
     *type = ncclUint8;
     *mult = (int)nd_dtype_itemsize(dt);
@@ -794,9 +795,12 @@ static nd_status nd__check_group(comm_call *calls, int n) {
                            k0, da, r, k0);
         if (!nd__collectives_agree(a, b)) {
           nd__describe(b, db, sizeof db);
-          return nd__error(ND_ERR_VALUE, "%s: ranks disagree: collective %d of rank 0 is %s "
-                           "(root %d) but of rank %d %s (root %d); nothing was enqueued", fn, k0,
-                           da, a->peer, r, db, b->peer);
+          if (a->kind == b->kind && a->peer != b->peer)
+            return nd__error(ND_ERR_VALUE, "%s: ranks disagree: collective %d of rank 0 is %s "
+                             "from root %d but of rank %d from root %d; nothing was enqueued", fn,
+                             k0, da, a->peer, r, b->peer);
+          return nd__error(ND_ERR_VALUE, "%s: ranks disagree: collective %d of rank 0 is %s but "
+                           "of rank %d %s; nothing was enqueued", fn, k0, da, r, db);
         }
       }
       k0++;

@@ -12,10 +12,6 @@
 
 #include "tests/nd_test.h"
 
-static int starts_with(const char *s, const char *prefix) {
-  return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 START_TEST(test_id_hex_round_trip) {
   nd_comm_id id, back;
   for (int i = 0; i < ND_COMM_ID_BYTES; i++) id.bytes[i] = (unsigned char)(i * 37 + 11);
