@@ -41,14 +41,19 @@
  * all-to-all, send/recv) take every dtype: those NCCL lacks travel as bytes.
  *
  * Groups. Between nd_comm_group_start() and nd_comm_group_end() on one thread, calls are only
- * recorded: nothing is enqueued and the inputs are not read until nd_comm_group_end(), which
- * issues them together (one ncclGroupStart/ncclGroupEnd) so that one thread can drive several
- * GPUs, or pair sends and receives, without deadlock. Groups nest; the outermost end issues.
+ * recorded (with the stream current at the call): the collectives are enqueued together by
+ * nd_comm_group_end() (one ncclGroupStart/ncclGroupEnd), so that one thread can drive several
+ * GPUs, making each rank's device current before its call, or pair sends and receives,
+ * without deadlock. Inputs that need staging are copied at the call; the others are read when
+ * the group ends, so do not change them in between. Groups nest; the outermost end issues.
  * Arrays passed inside a group are retained until then. When a group holds calls for every
  * rank of a communicator set made by nd_comm_init_all, nd_comm_group_end first checks that the
  * ranks agree (the same collectives in the same order with the same counts, dtypes, operations
  * and roots; every send matched by a receive of the same size and dtype) and, if they do not,
- * enqueues nothing and fails with ND_ERR_VALUE naming the ranks and values.
+ * enqueues nothing and fails with ND_ERR_VALUE naming the ranks and values. A call that fails
+ * inside a group (a bad argument on one rank) makes the group enqueue nothing either:
+ * nd_comm_group_end then fails with ND_ERR_INVALID_ARGUMENT, since issuing the other ranks'
+ * calls without it would leave them waiting.
  *
  * What cannot be detected, and hangs: NCCL itself checks nothing across ranks. A rank that
  * never makes the matching call, ranks that disagree on counts, dtypes, roots or the order of
@@ -152,8 +157,8 @@ ND_API nd_status nd_comm_group_start(void);
 
 /* Ends the innermost group; the outermost end checks and issues the recorded calls, then
  * releases the arrays it held. Errors: ND_ERR_STREAM (no group started), ND_ERR_VALUE (ranks
- * disagree, see Groups; nothing is enqueued), the errors of the recorded calls (a failure
- * abandons the calls not yet issued), ND_ERR_NCCL, ND_ERR_UNSUPPORTED. */
+ * disagree, see Groups; nothing is enqueued), ND_ERR_INVALID_ARGUMENT (a call made in the
+ * group failed; nothing is enqueued), ND_ERR_NCCL, ND_ERR_UNSUPPORTED. Enqueues and returns. */
 ND_API nd_status nd_comm_group_end(void);
 
 /* recv = op over all ranks of send (ncclAllReduce). send and recv have the same shape and
