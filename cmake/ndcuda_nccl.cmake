@@ -82,6 +82,10 @@ if(NOT NDCUDA_WITH_NCCL STREQUAL "OFF")
   endif()
 endif()
 
+if(NDCUDA_WITH_NCCL STREQUAL "OFF")
+  message(STATUS "ndcuda: NCCL left out (NDCUDA_WITH_NCCL=OFF), collectives return ND_ERR_UNSUPPORTED")
+endif()
+
 # Only comm/comm.c sees NCCL, so switching NCCL on or off recompiles one file.
 if(ND_NCCL_FOUND)
   set_source_files_properties(comm/comm.c PROPERTIES
