@@ -9,14 +9,14 @@
 #   3. /usr and /usr/local (the libnccl-dev packages put the library under lib/<triplet>);
 #   4. the nvidia-nccl wheel of the python3 on PATH (PyTorch's environment), found by importing
 #      nvidia.nccl.
-# Sets ND_NCCL_FOUND, ND_NCCL_INCLUDE_DIR and ND_NCCL_LIBRARY, and appends comm/comm.c to
+# Sets ND_NCCL_FOUND, ND_NCCL_INCLUDE_DIR and ND_NCCL_LIBRARY, and appends comm/ to
 # NDCUDA_SOURCES either way.
 set(NDCUDA_WITH_NCCL AUTO CACHE STRING "Build the NCCL collectives (comm.h): ON, OFF or AUTO")
 set_property(CACHE NDCUDA_WITH_NCCL PROPERTY STRINGS AUTO ON OFF)
 set(NDCUDA_NCCL_ROOT "$ENV{NDCUDA_NCCL_ROOT}" CACHE PATH
   "Folder holding include/nccl.h and lib/libnccl.so* (searched first)")
 
-list(APPEND NDCUDA_SOURCES comm/comm.c)
+list(APPEND NDCUDA_SOURCES comm/comm.c comm/collectives.c)
 set(ND_NCCL_FOUND FALSE)
 set(ND_NCCL_INCLUDE_DIR "")
 set(ND_NCCL_LIBRARY "")
@@ -86,9 +86,9 @@ if(NDCUDA_WITH_NCCL STREQUAL "OFF")
   message(STATUS "ndcuda: NCCL left out (NDCUDA_WITH_NCCL=OFF), collectives return ND_ERR_UNSUPPORTED")
 endif()
 
-# Only comm/comm.c sees NCCL, so switching NCCL on or off recompiles one file.
+# Only comm/ sees NCCL, so switching NCCL on or off recompiles two files.
 if(ND_NCCL_FOUND)
-  set_source_files_properties(comm/comm.c PROPERTIES
+  set_source_files_properties(comm/comm.c comm/collectives.c PROPERTIES
     COMPILE_DEFINITIONS ND_HAVE_NCCL=1
     INCLUDE_DIRECTORIES "${ND_NCCL_INCLUDE_DIR}")
 endif()
