@@ -24,5 +24,6 @@
 #include "ndcuda/indexing.h"
 #include "ndcuda/interop.h"
 #include "ndcuda/device.h"
+#include "ndcuda/comm.h"
 
 #endif /* NDCUDA_H */

@@ -44,7 +44,9 @@ extern "C" {
   X(ERR_STREAM, 22, "invalid stream use (pop without push, destroyed stream, capture)")     \
   X(ERR_IO, 23, "file input/output error")                                                  \
   X(ERR_INTERNAL, 24, "internal error (a bug in ndcuda)")                                  \
-  X(ERR_COMPILE, 25, "run-time compilation of a user kernel failed")
+  X(ERR_COMPILE, 25, "run-time compilation of a user kernel failed")                       \
+  X(ERR_UNSUPPORTED, 26, "feature not built into this library (e.g. NCCL collectives)")     \
+  X(ERR_NCCL, 27, "NCCL error")
 
 /* What every fallible function returns: ND_OK (0) or one of the ND_ERR_* codes above. */
 typedef enum nd_status {

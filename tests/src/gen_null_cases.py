@@ -56,6 +56,9 @@ OPTIONAL = {
     ("nd_reduction_kernel_create", "preamble"): "jit.h: preamble as for elementwise kernels (may be NULL)",
     ("nd_reduction_kernel_call", "axes"): "jit.h: axes NULL: every axis",
     ("nd_shard_split", "devices"): "device.h: devices NULL: part i on device i",
+    ("nd_comm_init_all", "devices"): "comm.h: devices may be NULL for devices 0..ndev-1",
+    ("nd_comm_destroy", "comm"): "comm.h: NULL is accepted",
+    ("nd_comm_reduce", "recv"): "comm.h: recv may be NULL on the ranks other than the root",
 }
 
 # Functions whose messages name another function by design, with the name they use.
@@ -126,6 +129,11 @@ VALUES = {
     "const nd_karg *": "(const nd_karg *)HOST",
     "char *": "(char *)HOST",
     "FNPTR": "NULL",
+    "nd_comm *": "(nd_comm *)FAKE_HANDLE",
+    "const nd_comm *": "(const nd_comm *)FAKE_HANDLE",
+    "nd_comm **": "(nd_comm **)&VP",
+    "nd_comm_id *": "(nd_comm_id *)HOST",
+    "const nd_comm_id *": "(const nd_comm_id *)HOST",
     # non-pointers
     "int": "1",
     "int64_t": "1",
