@@ -110,6 +110,8 @@ _STATUS_TYPES = {
     ND_ERR_IO: _OSError,
     ND_ERR_INTERNAL: _InternalError,
     ND_ERR_COMPILE: CUDARuntimeError,
+    ND_ERR_UNSUPPORTED: _NotImplementedError,
+    ND_ERR_NCCL: CUDARuntimeError,
 }
 
 

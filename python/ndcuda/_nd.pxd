@@ -39,6 +39,8 @@ cdef extern from "ndcuda.h" nogil:
         ND_ERR_IO
         ND_ERR_INTERNAL
         ND_ERR_COMPILE
+        ND_ERR_UNSUPPORTED
+        ND_ERR_NCCL
 
     const char *nd_status_name(nd_status status)
     const char *nd_status_string(nd_status status)

@@ -200,7 +200,7 @@ EXPECTED = {
     "ERR_NOT_IMPLEMENTED": NotImplementedError, "ERR_VALUE": ValueError,
     "ERR_STREAM": RuntimeError, "ERR_IO": OSError, "ERR_INTERNAL": RuntimeError,
     "ERR_OVERFLOW": ValueError, "ERR_DEVICE_MISMATCH": ValueError,
-    "ERR_COMPILE": RuntimeError,
+    "ERR_COMPILE": RuntimeError, "ERR_UNSUPPORTED": NotImplementedError, "ERR_NCCL": RuntimeError,
 }
 
 
