@@ -867,28 +867,34 @@ def case_peer_copy(ctx):
         return
     nbytes = 1 << 30
     n = nbytes // 4
-    arrs = {}
-    with cp.cuda.Device(0):
+    # The harness runs every case inside a stream of device 0; CuPy refuses a stream of another
+    # device, so each device's work runs inside a stream of its own.
+    streams, arrs = {}, {}
+    for d in (0, 1):
+        with cp.cuda.Device(d):
+            streams[d] = cp.cuda.Stream(non_blocking=True)
+    with cp.cuda.Device(0), streams[0]:
         arrs[0] = random_f32(ctx, (n,))
-    with cp.cuda.Device(1):
+        streams[0].synchronize()
+    with cp.cuda.Device(1), streams[1]:
         arrs[1] = cp.empty(n, dtype=cp.float32)
+        streams[1].synchronize()
     reps = 10
     for src, dst, suffix in ((0, 1, "0to1"), (1, 0, "1to0")):
-        with cp.cuda.Device(dst):
-            s = cp.cuda.Stream(non_blocking=True)
+        s = streams[dst]
+        with cp.cuda.Device(dst), s:
             times = []
             for r in range(-1, reps):
                 e0, e1 = cp.cuda.Event(), cp.cuda.Event()
                 e0.record(s)
-                with s:
-                    cp.copyto(arrs[dst], arrs[src])
+                cp.copyto(arrs[dst], arrs[src])
                 e1.record(s)
                 e1.synchronize()
                 if r >= 0:
                     times.append(cp.cuda.get_elapsed_time(e0, e1) * 1e3)
             med, mn = median_min(times)
-        check(ctx, bool(np.array_equal(arrs[dst][::1024].get(), arrs[src][::1024].get())),
-              "copy %d -> %d differs" % (src, dst))
+            same = bool(np.array_equal(cp.asnumpy(arrs[dst][::1024], stream=s), cp.asnumpy(arrs[src][::1024], stream=s)))
+        check(ctx, same, "copy %d -> %d differs" % (src, dst))
         emit(ctx, suffix, "device", med, mn, reps, nbytes, note="cp.copyto 1 GiB device %d -> %d" % (src, dst),
              pct=False)
 
