@@ -893,8 +893,11 @@ def case_peer_copy(ctx):
                 if r >= 0:
                     times.append(cp.cuda.get_elapsed_time(e0, e1) * 1e3)
             med, mn = median_min(times)
-            same = bool(np.array_equal(cp.asnumpy(arrs[dst][::1024], stream=s), cp.asnumpy(arrs[src][::1024], stream=s)))
-        check(ctx, same, "copy %d -> %d differs" % (src, dst))
+        host = {}
+        for d in (src, dst):
+            with cp.cuda.Device(d), streams[d]:
+                host[d] = arrs[d][::1024].get(stream=streams[d])
+        check(ctx, bool(np.array_equal(host[dst], host[src])), "copy %d -> %d differs" % (src, dst))
         emit(ctx, suffix, "device", med, mn, reps, nbytes, note="cp.copyto 1 GiB device %d -> %d" % (src, dst),
              pct=False)
 
