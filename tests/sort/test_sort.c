@@ -348,9 +348,9 @@ START_TEST(test_sort_zero_d) {
 }
 END_TEST
 
-/* Complex order spelled out by hand (NumPy 2.x: np.sort, np.argsort(kind='stable'),
- * np.unique(..., return_index, return_counts) of this array give these), for both complex
- * dtypes; then 0-d and empty complex input. */
+/* Complex order spelled out by hand, for both complex dtypes (NumPy 2.4.6's
+ * np.argsort(a, kind='stable') and np.unique(a, return_index=True, return_inverse=True,
+ * return_counts=True) of this array give exactly these); then 0-d and empty complex input. */
 START_TEST(test_sort_complex_order) {
   const double in[10][2] = {{NAN, NAN}, {1, NAN}, {NAN, 0}, {2, 1}, {-0.0, 0}, {0, -0.0}, {1, -INFINITY},
                             {-INFINITY, 5}, {NAN, -1}, {0, NAN}};
