@@ -177,8 +177,8 @@ nd_status nd__reduce_dtypes(const char *fn, nd__rop op, nd_dtype in, nd_dtype re
         return nd__error(ND_ERR_DTYPE, "%s: %s takes no dtype argument (got %s)", fn,
                          nd__rop_names[op], nd_dtype_name(requested));
       if (k == 'c')
-        return nd__error(ND_ERR_DTYPE, "%s: %s of complex input is not supported (sorting "
-                         "complex values is not supported)", fn, nd__rop_names[op]);
+        return nd__error(ND_ERR_DTYPE, "%s: %s of complex input is not supported", fn,
+                         nd__rop_names[op]);
       res = k == 'f' ? in : ND_FLOAT64;
       a = res == ND_FLOAT64 ? ND_KA_F64 : ND_KA_F32;
       break;

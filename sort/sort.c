@@ -10,7 +10,9 @@
  *   values ride along as raw bits, so -0.0 and NaN payloads come out exactly as they went in;
  * - 8-byte dtypes in several rows: a stable sort of the whole array by value, then a stable
  *   sort by row of the resulting permutation, then a gather.
- * Complex arrays are not sorted (ND_ERR_DTYPE). */
+ * - complex dtypes: one stable merge sort of (row, value) keys in NumPy's complex order with
+ *   the flat index as the value (sort_complex.cu), then a gather of the values or the indices
+ *   modulo the row length. */
 #include <string.h>
 
 #include "src/api_scope.h"
@@ -58,24 +60,62 @@ int nd__bits_for(int64_t x) {
   return b;
 }
 
-nd_status nd__check_sortable(const char *fn, nd_dtype d) {
-  if (nd_dtype_kind(d) == 'c')
-    return nd__error(ND_ERR_DTYPE, "%s: sorting complex arrays is not supported (dtype %s)", fn,
-                     nd_dtype_name(d));
-  return ND_OK;
-}
-
 static int nd__is_c(const nd_array *a) {
   return nd__is_c_contiguous(a->ndim, a->shape, a->strides, (int64_t)nd_dtype_itemsize(a->dtype));
 }
 
 /* ---- the core ------------------------------------------------------------------------------- */
 
-/* Sorts src (sorted axis last, any strides, real dtype) row by row into dst (same logical
- * shape; src's dtype for values, int64 for indices). dst may overlap src. */
+/* nd__sort_last for complex dtypes: a stable sort of (row, value) keys carrying flat indices,
+ * then the values gathered from src, or the indices within each row, written through dst's
+ * strides. */
+static nd_status nd__sort_last_complex(const char *fn, const nd_array *src, nd_array *dst,
+                                       int want_idx) {
+  const int64_t total = src->size, n = src->shape[src->ndim - 1];
+  nd_stream *s;
+  ND_TRY(nd__array_stream(fn, src, &s));
+  nd__temps t = {fn, s, {NULL}, 0};
+  nd__sync sync;
+  nd_array *hold = NULL;
+  nd_kloop sl, dl;
+  nd_koperand sop, dop;
+  const nd_array *sa[1] = {src}, *da[1] = {dst};
+  nd__array_loop(src->ndim, src->shape, 1, sa, &sl, &sop);
+  nd__array_loop(dst->ndim, dst->shape, 1, da, &dl, &dop);
+  if (!want_idx && nd__array_may_overlap(src, dst)) {
+    /* The gather reads src while dst is written: read from a copy. */
+    ND_TRY(nd_array_copy(src, ND_ORDER_C, &hold));
+    const nd_array *ha[1] = {hold};
+    nd__array_loop(hold->ndim, hold->shape, 1, ha, &sl, &sop);
+  }
+  void *keys = NULL, *idx = NULL, *temp = NULL;
+  size_t bytes = 0;
+  nd_status st = nd__temp(&t, total * (int64_t)nd_k_sort_complex_key_bytes((int)src->dtype), &keys);
+  if (st == ND_OK) st = nd__temp(&t, total * 8, &idx);
+  if (st == ND_OK) st = nd_k_sort_complex_pairs((int)src->dtype, NULL, NULL, total, NULL, &bytes, s->cu);
+  if (st == ND_OK) st = nd__temp(&t, (int64_t)bytes, &temp);
+  const nd_array *reads[2] = {src, hold};
+  if (st == ND_OK) st = nd__phase_begin(&sync, &t, 2, reads, 1, &dst);
+  if (st == ND_OK) {
+    st = nd_k_sort_complex_prep(&sl, &sop, n, keys, (int64_t *)idx, s->cu);
+    if (st == ND_OK)
+      st = nd_k_sort_complex_pairs((int)src->dtype, keys, (int64_t *)idx, total, temp, &bytes, s->cu);
+    if (st == ND_OK)
+      st = nd_k_sort_emit(want_idx ? ND_KS_EMIT_IDX_MOD : ND_KS_EMIT_GATHER, &dl, &dop, NULL, 8,
+                          (const int64_t *)idx, n, &sl, &sop, s->cu);
+    st = nd__phase_end(&sync, fn, st);
+  }
+  nd__temps_release(&t);
+  nd_array_release(hold);
+  return st;
+}
+
+/* Sorts src (sorted axis last, any strides) row by row into dst (same logical shape; src's
+ * dtype for values, int64 for indices). dst may overlap src. */
 static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *dst, int want_idx) {
   const int64_t total = src->size;
   if (total == 0) return ND_OK;
+  if (nd_dtype_kind(src->dtype) == 'c') return nd__sort_last_complex(fn, src, dst, want_idx);
   const int64_t n = src->shape[src->ndim - 1], rows = total / n;
   const int W = (int)nd_dtype_itemsize(src->dtype);
   const nd_dtype dt = src->dtype;
@@ -233,7 +273,6 @@ nd_status nd__sort_rows(const char *fn, const nd_array *src, nd_array *dst) {
 
 nd_status nd__sorted_copy(const char *fn, const nd_array *a, int64_t axis, int want_idx,
                           nd_array **result) {
-  ND_TRY(nd__check_sortable(fn, a->dtype));
   nd_array *src;
   int ax = 0;
   if (axis == ND_AXIS_NONE) {
@@ -305,7 +344,6 @@ nd_status nd_partition(const nd_array *a, int64_t kth, int64_t axis, nd_array **
   const char *fn = "nd_partition";
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, result);
-  ND_TRY(nd__check_sortable(fn, a->dtype));
   ND_TRY(nd__check_kth(fn, a, kth, axis, 0));
   return nd__sorted_copy(fn, a, axis, 0, result);
 }
@@ -314,7 +352,6 @@ nd_status nd_argpartition(const nd_array *a, int64_t kth, int64_t axis, nd_array
   const char *fn = "nd_argpartition";
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, result);
-  ND_TRY(nd__check_sortable(fn, a->dtype));
   ND_TRY(nd__check_kth(fn, a, kth, axis, 1));
   return nd__sorted_copy(fn, a, axis, 1, result);
 }
@@ -327,9 +364,13 @@ nd_status nd_unique(const nd_array *a, nd_array **values, nd_array **index, nd_a
   ND__API_SCOPE(fn);
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, values);
-  ND_TRY(nd__check_sortable(fn, a->dtype));
   const int64_t N = a->size;
   const int W = (int)nd_dtype_itemsize(a->dtype);
+  /* Complex values are sorted by comparison, with their flat indices sorted in place (i0 is
+   * then the permutation); real values by twiddled radix keys (k0 -> k1, i0 -> perm). */
+  const int cx = nd_dtype_kind(a->dtype) == 'c';
+  const int dt = (int)a->dtype;
+  const int64_t kb = cx ? (int64_t)nd_k_sort_complex_key_bytes(dt) : W;
   nd_stream *s;
   ND_TRY(nd__array_stream(fn, a, &s));
   nd__temps t = {fn, s, {NULL}, 0};
@@ -345,11 +386,13 @@ nd_status nd_unique(const nd_array *a, nd_array **values, nd_array **index, nd_a
   if (N > 0) {
     size_t bytes = 0, sbytes = 0;
     st = nd__array_alloc(fn, 1, &N, ND_UINT64, 'C', &flags);
-    if (st == ND_OK) st = nd__temp(&t, N * W, &k0);
-    if (st == ND_OK) st = nd__temp(&t, N * W, &k1);
+    if (st == ND_OK) st = nd__temp(&t, N * kb, &k0);
+    if (st == ND_OK && !cx) st = nd__temp(&t, N * W, &k1);
     if (st == ND_OK) st = nd__temp(&t, N * 8, &i0);
-    if (st == ND_OK) st = nd__temp(&t, N * 8, &perm);
-    if (st == ND_OK) st = nd_k_sort_pairs_idx(W, NULL, NULL, NULL, NULL, N, 8 * W, NULL, &bytes, s->cu);
+    if (st == ND_OK && !cx) st = nd__temp(&t, N * 8, &perm);
+    if (st == ND_OK && cx) perm = i0;
+    if (st == ND_OK && cx) st = nd_k_sort_complex_pairs(dt, NULL, NULL, N, NULL, &bytes, s->cu);
+    if (st == ND_OK && !cx) st = nd_k_sort_pairs_idx(W, NULL, NULL, NULL, NULL, N, 8 * W, NULL, &bytes, s->cu);
     if (st == ND_OK) st = nd_k_scan(NULL, NULL, ND_UINT64, 0, 1, N, NULL, &sbytes, s->cu);
     if (st == ND_OK) st = nd__temp(&t, (int64_t)(bytes > sbytes ? bytes : sbytes), &temp);
     const nd_array *reads[1] = {a};
@@ -357,11 +400,17 @@ nd_status nd_unique(const nd_array *a, nd_array **values, nd_array **index, nd_a
     if (st == ND_OK) st = nd__phase_begin(&sync, &t, 1, reads, 1, writes);
     if (st == ND_OK) {
       uint64_t *fp = (uint64_t *)flags->buf->ptr;
-      st = nd_k_sort_prep(&sl, &sop, N, 0, k0, W, (int64_t *)i0, 0, NULL, s->cu);
-      if (st == ND_OK)
-        st = nd_k_sort_pairs_idx(W, k0, k1, (const int64_t *)i0, (int64_t *)perm, N, 8 * W, temp,
-                                 &bytes, s->cu);
-      if (st == ND_OK) st = nd_k_unique_flags(k1, W, N, fp, s->cu);
+      if (cx) {
+        st = nd_k_sort_complex_prep(&sl, &sop, N, k0, (int64_t *)i0, s->cu);
+        if (st == ND_OK) st = nd_k_sort_complex_pairs(dt, k0, (int64_t *)i0, N, temp, &bytes, s->cu);
+        if (st == ND_OK) st = nd_k_unique_flags_complex(dt, k0, N, fp, s->cu);
+      } else {
+        st = nd_k_sort_prep(&sl, &sop, N, 0, k0, W, (int64_t *)i0, 0, NULL, s->cu);
+        if (st == ND_OK)
+          st = nd_k_sort_pairs_idx(W, k0, k1, (const int64_t *)i0, (int64_t *)perm, N, 8 * W,
+                                   temp, &bytes, s->cu);
+        if (st == ND_OK) st = nd_k_unique_flags(k1, W, N, fp, s->cu);
+      }
       if (st == ND_OK) st = nd_k_scan(fp, fp, ND_UINT64, 0, 1, N, temp, &sbytes, s->cu);
       st = nd__phase_end(&sync, fn, st);
     }

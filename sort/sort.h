@@ -47,6 +47,22 @@ nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64_t *kout, c
 nd_status nd_k_sort_complex(int dtype, void *keys, int64_t n, void *temp, size_t *temp_bytes,
                             void *stream);
 
+/* Stable sorts of complex elements by (row, value) in that order (sort_complex.cu), for sort,
+ * argsort and unique. nd_k_sort_complex_prep writes, for element i in C order over loop (rows
+ * of n elements, the sorted axis last), keys[i] = (i / n, the element) of
+ * nd_k_sort_complex_key_bytes(dtype) bytes and idx[i] = i; nd_k_sort_complex_pairs then sorts
+ * n keys with their int64 values in place by a merge sort (two-phase like the radix sorts), so
+ * idx ends as the permutation (sorted position -> flat index); ties keep their input order. */
+size_t nd_k_sort_complex_key_bytes(int dtype);
+nd_status nd_k_sort_complex_prep(const nd_kloop *loop, const nd_koperand *src, int64_t n,
+                                 void *keys, int64_t *idx, void *stream);
+nd_status nd_k_sort_complex_pairs(int dtype, void *keys, int64_t *idx, int64_t n, void *temp,
+                                  size_t *temp_bytes, void *stream);
+/* unique over n sorted complex keys: flags[i] = 1 where a new value starts; every value with
+ * a NaN part belongs to one group (NumPy 2's equal_nan=True). */
+nd_status nd_k_unique_flags_complex(int dtype, const void *keys, int64_t n, uint64_t *flags,
+                                    void *stream);
+
 /* ---- preparation and finishing (sort_util.cu) ------------------------------------------- */
 
 /* dst[i] = src[i] for n contiguous elements of dtype, with NaN made the positive quiet NaN

@@ -30,9 +30,6 @@ nd_status nd__phase_end(nd__sync *sync, const char *fn, nd_status st);
 /* Bits needed to hold x >= 0 (0 for 0). */
 int nd__bits_for(int64_t x);
 
-/* ND_ERR_DTYPE for complex dtypes, which are not sorted. */
-nd_status nd__check_sortable(const char *fn, nd_dtype d);
-
 /* A new C-ordered array: a sorted along axis (ND_AXIS_NONE: flattened), or the argsort
  * indices (int64) when want_idx. */
 nd_status nd__sorted_copy(const char *fn, const nd_array *a, int64_t axis, int want_idx,

@@ -62,7 +62,11 @@ __device__ __forceinline__ void put_bytes(char *d, const char *s, int n) {
     case 2: *(uint16_t *)d = *(const uint16_t *)s; break;
     case 4: *(uint32_t *)d = *(const uint32_t *)s; break;
     case 8: *(uint64_t *)d = *(const uint64_t *)s; break;
-    default: *(uint4 *)d = *(const uint4 *)s; break;
+    /* complex128 as two 8-byte moves: a view's elements are only 8-byte aligned for sure */
+    default:
+      ((uint64_t *)d)[0] = ((const uint64_t *)s)[0];
+      ((uint64_t *)d)[1] = ((const uint64_t *)s)[1];
+      break;
   }
 }
 

@@ -5,9 +5,12 @@
  * - Inputs are borrowed; every nd_array ** output receives a new reference (a new C-ordered
  *   array) and is left untouched on failure.
  * - Sorts are stable and follow NumPy's order for every real dtype: NaN after +inf (all NaNs
- *   tied, in input order), -0.0 and +0.0 tied. Sorting complex arrays is not supported: sort,
- *   argsort, partition, argpartition, unique and median/quantile refuse complex input with
- *   ND_ERR_DTYPE. isin and searchsorted take complex input.
+ *   tied, in input order), -0.0 and +0.0 tied. Complex arrays (sort, argsort, partition,
+ *   argpartition, unique, searchsorted, isin) sort in NumPy's complex order: by real part,
+ *   then imaginary part, with values that have NaN parts last, as
+ *   [R + Rj, R + nanj, nan + Rj, nan + nanj] (R + nanj by R, nan + Rj by R, nan + nanj all
+ *   tied); -0.0 and +0.0 parts tie. Their sorts are stable merge sorts, slower than the radix
+ *   sorts of real dtypes. median and quantile refuse complex input with ND_ERR_DTYPE.
  * - A sorted result keeps every value's bits, except that a NaN may come out as the positive
  *   quiet NaN (one-row sorts of float values canonicalise NaN so that the radix sort puts it
  *   last).
@@ -47,7 +50,9 @@ ND_API nd_status nd_partition(const nd_array *a, int64_t kth, int64_t axis, nd_a
 ND_API nd_status nd_argpartition(const nd_array *a, int64_t kth, int64_t axis, nd_array **result);
 
 /* NumPy's unique over the flattened array: the sorted distinct values (all NaNs as one, as
- * NumPy 2's equal_nan=True). Optional outputs (NULL to skip): index, the first occurrence
+ * NumPy 2's equal_nan=True; for complex input every value with a NaN part is one value, the
+ * first of them in sorted order, as NumPy 2 does). Of values that tie (-0.0 and 0.0) the first
+ * occurrence is kept, as NumPy's stable sort with return_index. Optional outputs (NULL to skip): index, the first occurrence
  * (flat C-order index) of each value; inverse, int64 of a's shape with each element's
  * position in values (the array API's unique_inverse shape); counts, the occurrences.
  * values must not be NULL. Blocks to read the number of distinct values. */

@@ -998,7 +998,7 @@ def fam_reductions(lib, dev, rng, n, t):
         dt = int(rng.integers(14))
         name = (RED_SUM + ["var", "std"] + RED_PLAIN + ["count_nonzero", "argmin", "argmax"])[int(rng.integers(18))]
         if name == "median" and DT[dt].kind == "c":
-            dt = 11  # complex median is refused (docs/deviations.md; checked in the sorting family)
+            dt = 11  # complex median is refused (docs/deviations.md)
         shape = rand_shape(rng, 4, 4)
         nanny = name.startswith("nan") or rng.random() < 0.1
         a = rand_values(rng, DT[dt], shape, nan=nanny, lo=-3 if name == "prod" else -100, hi=3 if name == "prod" else 100)
@@ -1116,12 +1116,7 @@ def fam_sorting(lib, dev, rng, n, t):
         v, h = rand_layout(rng, dev, a)
         k = int(rng.integers(6))
         ax = -1 if rng.random() < 0.5 or not shape else (None if rng.random() < 0.2 else int(rng.integers(-len(shape), len(shape))))
-        if k in (0, 1, 5) and DT[dt].kind == "c":  # sorting complex arrays is refused (docs/deviations.md)
-            f = ["sort", "argsort"][k] if k < 2 else ["partition", "argpartition"][int(rng.integers(2))]
-            args = (h, AXIS_NONE if ax is None else ax) if k < 2 else (h, 0, AXIS_NONE if ax is None else ax)
-            st, _ = result_call(dev, getattr(lib, "nd_" + f), *args)
-            refused(lib, t, "sorting", "nd_" + f, st, "%s(%s %s)" % (f, shape, DT[dt].name))
-        elif k == 5:
+        if k == 5:
             # partition/argpartition: NumPy leaves the order within each side unspecified, so
             # the check is that the kth element is the sorted one and each side holds the
             # sorted array's values on that side (as multisets).
@@ -1201,12 +1196,7 @@ def fam_sets(lib, dev, rng, n, t):
         a = sortable(rng, dt, shape)
         v, h = rand_layout(rng, dev, a)
         use_unique = rng.random() < 0.6
-        if DT[dt].kind == "c" and use_unique:  # sorting complex arrays is refused (docs/deviations.md)
-            vals = C.c_void_p()
-            st = lib.nd_unique(h, C.byref(vals), None, None, None)
-            dev.keep(vals)
-            refused(lib, t, "sets", "nd_unique", st, "unique(%s %s)" % (shape, DT[dt].name))
-        elif use_unique:
+        if use_unique:
             def nd_unique():
                 vals, idx, inv, cnt = C.c_void_p(), C.c_void_p(), C.c_void_p(), C.c_void_p()
                 st = lib.nd_unique(h, C.byref(vals), C.byref(idx), C.byref(inv), C.byref(cnt))

@@ -305,31 +305,23 @@ class Standin:
         return self._call("nd_diff", lambda: np.diff(self._get(h), n, axis=axis), result)
 
     # -- sorting, sets, statistics --
-    def _nocomplex(self, name, a):
-        if a.dtype.kind == "c":
-            raise TypeError("sorting complex arrays is not supported")
-
     def nd_sort(self, h, axis, result):
         def f():
-            self._nocomplex("nd_sort", self._get(h))
             return np.sort(self._get(h), axis=None if axis == AXIS_NONE else axis)
         return self._call("nd_sort", f, result)
 
     def nd_argsort(self, h, axis, result):
         def f():
-            self._nocomplex("nd_argsort", self._get(h))
             return np.argsort(self._get(h), axis=None if axis == AXIS_NONE else axis, kind="stable")
         return self._call("nd_argsort", f, result)
 
     def nd_partition(self, h, kth, axis, result):
         def f():
-            self._nocomplex("nd_partition", self._get(h))
             return np.partition(self._get(h), kth, axis=None if axis == AXIS_NONE else axis)
         return self._call("nd_partition", f, result)
 
     def nd_argpartition(self, h, kth, axis, result):
         def f():
-            self._nocomplex("nd_argpartition", self._get(h))
             return np.argpartition(self._get(h), kth, axis=None if axis == AXIS_NONE else axis)
         return self._call("nd_argpartition", f, result)
 
@@ -360,9 +352,6 @@ class Standin:
 
     def nd_unique(self, h, vals, idx, inv, cnt):
         a = self._get(h)
-        if a.dtype.kind == "c":
-            self.msg = b"nd_unique: sorting complex arrays is not supported"
-            return ERR
         u, i, v, c = np.unique(a, return_index=True, return_inverse=True, return_counts=True, equal_nan=True)
         for out, x in ((vals, u), (idx, i), (inv, v.reshape(-1)), (cnt, c)):
             if out is not None:

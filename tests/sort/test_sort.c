@@ -1,8 +1,9 @@
 /* GPU suite for sorting and searching: sort, argsort, partition, unique, searchsorted,
  * nonzero, argwhere, isin, bincount, histogram.
  *
- * The reference is a stable host sort with NumPy's order (NaN last, -0.0 tied with 0.0),
- * applied to the same values through the nd_ref views, over every real dtype and the awkward
+ * The reference is a stable host sort with NumPy's order (NaN last, -0.0 tied with 0.0;
+ * complex by real then imaginary part with NaN parts last, in NumPy's classes), applied to
+ * the same values through the nd_ref views, over every dtype and the awkward
  * layouts, along every axis and flattened, with sizes that take each device path (native
  * one-row keys, composite row keys, the two-pass sort of 8-byte types). Special values (NaN,
  * +-inf, -0.0, duplicates) are planted in the float inputs. The histogram counts were
@@ -16,9 +17,22 @@
 
 #include "tests/src/nd_ref.h"
 
-/* NumPy's sort order: <0, 0, >0. */
+static int cmp_num(double a, double b) { return (a > b) - (a < b); }
+
+/* NumPy's sort order: <0, 0, >0. Complex values (npysort's CLT): classes by which parts are
+ * NaN, [R + Rj, R + nanj, nan + Rj, nan + nanj], then within a class by the parts that are
+ * numbers, real first; -0.0 ties with 0.0. */
 static int order_cmp(nd_scalar a, nd_scalar b) {
   switch (nd_dtype_kind(a.dtype)) {
+    case 'c': {
+      const int ac = 2 * !!isnan(a.v.c[0]) + !!isnan(a.v.c[1]);
+      const int bc = 2 * !!isnan(b.v.c[0]) + !!isnan(b.v.c[1]);
+      if (ac != bc) return ac - bc;
+      if (ac == 3) return 0;
+      if (ac == 2) return cmp_num(a.v.c[1], b.v.c[1]);
+      const int c = cmp_num(a.v.c[0], b.v.c[0]);
+      return c || ac == 1 ? c : cmp_num(a.v.c[1], b.v.c[1]);
+    }
     case 'b': return a.v.b - b.v.b;
     case 'i': return (a.v.i > b.v.i) - (a.v.i < b.v.i);
     case 'u': return (a.v.u > b.v.u) - (a.v.u < b.v.u);
@@ -71,8 +85,19 @@ static void ref_sort(const nd_ref *r, int64_t axis, nd_ref *vals, nd_ref *idx) {
   nd_ref_free(&src);
 }
 
-/* Plants NaN, infinities, -0.0 and duplicates into a float reference (C order positions). */
+/* Plants NaN, infinities, -0.0 and duplicates into a float or complex reference (C order
+ * positions). Complex elements get pairs of special parts (every pair once the array has 72
+ * elements), so each NaN class, (-0.0, 0.0) against (0.0, -0.0), and exact duplicates occur. */
 static void plant_specials(nd_ref *r) {
+  if (nd_dtype_kind(r->dtype) == 'c' && r->size >= 8) {
+    const double sp[6] = {NAN, 0.0, INFINITY, -0.0, -INFINITY, 1.5};
+    for (int64_t k = 0; k < r->size; k += 2)
+      nd_ref_set(r, k, nd_scalar_complex(sp[(k / 2) % 6], sp[(k / 12) % 6]));
+    /* sign-bit-set NaN parts must not move a value before the numbers */
+    nd_ref_set(r, 1, nd_scalar_complex(copysign(NAN, -1.0), 2.0));
+    nd_ref_set(r, 3, nd_scalar_complex(-1.0, copysign(NAN, -1.0)));
+    return;
+  }
   if (nd_dtype_kind(r->dtype) != 'f' || r->size < 8) return;
   const double sp[8] = {NAN, INFINITY, -0.0, 0.0, -INFINITY, NAN, 1.5, 1.5};
   for (int64_t k = 0; k < r->size; k += 3) nd_ref_set(r, k, nd_scalar_float(sp[(k / 3) % 8]));
@@ -108,7 +133,6 @@ static void check_sort(const nd_array *a, const nd_ref *ra, int64_t axis, const 
 
 START_TEST(test_sort_layouts) {
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
-    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
     for (int lk = 0; lk < ND_REF_NUM_LAYOUTS; lk++) {
       nd_ref_layout l;
       nd_ref_layout_make((nd_ref_layout_kind)lk, (nd_dtype)dt, 6, 9, 1 + dt, &l);
@@ -132,7 +156,8 @@ END_TEST
 START_TEST(test_sort_paths) {
   /* one long row (native keys), many rows of 1-4 byte types (composite keys), many rows of
    * 8-byte types (two passes), both axes */
-  static const nd_dtype dts[] = {ND_FLOAT32, ND_INT64, ND_FLOAT64, ND_UINT16, ND_INT8, ND_FLOAT16, ND_BOOL, ND_UINT64};
+  static const nd_dtype dts[] = {ND_FLOAT32, ND_INT64,   ND_FLOAT64,   ND_UINT16,    ND_INT8,
+                                 ND_FLOAT16, ND_BOOL,    ND_UINT64,    ND_COMPLEX64, ND_COMPLEX128};
   for (size_t i = 0; i < sizeof dts / sizeof dts[0]; i++) {
     const int64_t flat[1] = {(1 << 20) + 3}, grid[2] = {257, 1031};
     nd_ref r = nd_ref_new(dts[i], 1, flat);
@@ -166,9 +191,12 @@ END_TEST
 START_TEST(test_sort_errors) {
   nd_array *c, *f, *r = NULL;
   ND_ASSERT_OK(nd_ones(1, (int64_t[]){4}, ND_COMPLEX64, &c));
-  ND_ASSERT_FAILS(nd_sort(c, 0, &r), ND_ERR_DTYPE, "nd_sort: sorting complex arrays is not supported");
-  ND_ASSERT_FAILS(nd_argsort(c, 0, &r), ND_ERR_DTYPE, "nd_argsort");
-  ND_ASSERT_FAILS(nd_unique(c, &r, NULL, NULL, NULL), ND_ERR_DTYPE, "nd_unique");
+  /* complex input is checked like real input */
+  ND_ASSERT_FAILS(nd_sort(c, 1, &r), ND_ERR_AXIS, "nd_sort: axis 1 is out of bounds for array of dimension 1");
+  ND_ASSERT_FAILS(nd_argsort(c, -2, &r), ND_ERR_AXIS, "nd_argsort: axis -2 is out of bounds");
+  ND_ASSERT_FAILS(nd_partition(c, 4, 0, &r), ND_ERR_VALUE, "nd_partition: kth(=4) out of bounds (4)");
+  ND_ASSERT_FAILS(nd_unique(c, NULL, NULL, NULL, NULL), ND_ERR_NULL_POINTER, "nd_unique");
+  ck_assert_ptr_null(r);
   ND_ASSERT_OK(nd_ones(2, (int64_t[]){2, 3}, ND_FLOAT32, &f));
   ND_ASSERT_FAILS(nd_sort(f, 2, &r), ND_ERR_AXIS, "nd_sort: axis 2 is out of bounds for array of dimension 2");
   ND_ASSERT_FAILS(nd_partition(f, 3, 1, &r), ND_ERR_VALUE, "nd_partition: kth(=3) out of bounds (3)");
@@ -320,7 +348,118 @@ START_TEST(test_sort_zero_d) {
 }
 END_TEST
 
+/* Complex order spelled out by hand, for both complex dtypes (NumPy 2.4.6's
+ * np.argsort(a, kind='stable') and np.unique(a, return_index=True, return_inverse=True,
+ * return_counts=True) of this array give exactly these); then 0-d and empty complex input. */
+START_TEST(test_sort_complex_order) {
+  const double in[10][2] = {{NAN, NAN}, {1, NAN}, {NAN, 0}, {2, 1}, {-0.0, 0}, {0, -0.0}, {1, -INFINITY},
+                            {-INFINITY, 5}, {NAN, -1}, {0, NAN}};
+  const int64_t order[10] = {7, 4, 5, 6, 3, 9, 1, 8, 2, 0};
+  const int64_t uidx[5] = {7, 4, 6, 3, 9}, ucnt[5] = {1, 2, 1, 1, 5};
+  static const nd_dtype cdts[2] = {ND_COMPLEX64, ND_COMPLEX128};
+  for (int d = 0; d < 2; d++) {
+    const char *dn = nd_dtype_name(cdts[d]);
+    nd_ref r = nd_ref_new(cdts[d], 1, (int64_t[]){10});
+    nd_ref ws = nd_ref_new(cdts[d], 1, (int64_t[]){10}), wi = nd_ref_new(ND_INT64, 1, (int64_t[]){10});
+    nd_ref wu = nd_ref_new(cdts[d], 1, (int64_t[]){5}), wx = nd_ref_new(ND_INT64, 1, (int64_t[]){5});
+    nd_ref wc = nd_ref_new(ND_INT64, 1, (int64_t[]){5}), wv = nd_ref_new(ND_INT64, 1, (int64_t[]){10});
+    for (int k = 0; k < 10; k++) {
+      nd_ref_set(&r, k, nd_scalar_complex(in[k][0], in[k][1]));
+      nd_ref_set(&ws, k, nd_scalar_complex(in[order[k]][0], in[order[k]][1]));
+      nd_ref_set(&wi, k, nd_scalar_int(order[k]));
+    }
+    for (int u = 0; u < 5; u++) {
+      nd_ref_set(&wu, u, nd_scalar_complex(in[uidx[u]][0], in[uidx[u]][1]));
+      nd_ref_set(&wx, u, nd_scalar_int(uidx[u]));
+      nd_ref_set(&wc, u, nd_scalar_int(ucnt[u]));
+    }
+    /* inverse: the group of each input element */
+    const int64_t inv[10] = {4, 4, 4, 3, 1, 1, 2, 0, 4, 4};
+    for (int k = 0; k < 10; k++) nd_ref_set(&wv, k, nd_scalar_int(inv[k]));
+    nd_array *a = nd_ref_upload(&r), *g, *gx, *gv, *gc;
+    ND_ASSERT_OK(nd_sort(a, -1, &g));
+    nd_ref_expect(g, &ws, "sort(%s)", dn);
+    nd_array_release(g);
+    ND_ASSERT_OK(nd_argsort(a, 0, &g));
+    nd_ref_expect(g, &wi, "argsort(%s)", dn);
+    nd_array_release(g);
+    ND_ASSERT_OK(nd_unique(a, &g, &gx, &gv, &gc));
+    nd_ref_expect(g, &wu, "unique(%s) values", dn);
+    nd_ref_expect(gx, &wx, "unique(%s) index", dn);
+    nd_ref_expect(gv, &wv, "unique(%s) inverse", dn);
+    nd_ref_expect(gc, &wc, "unique(%s) counts", dn);
+    nd_array_release(g);
+    nd_array_release(gx);
+    nd_array_release(gv);
+    nd_array_release(gc);
+    /* a negative-stride view: the reversed input sorts to the same values, ties reversed */
+    nd_array *rev;
+    ND_ASSERT_OK(nd_array_flip(a, 0, NULL, &rev));
+    nd_ref rr = nd_ref_new(cdts[d], 1, (int64_t[]){10});
+    for (int k = 0; k < 10; k++) memcpy(nd_ref_flat(&rr, k), nd_ref_flat(&r, 9 - k), rr.itemsize);
+    check_sort(rev, &rr, 0, "reversed complex");
+    nd_ref_free(&rr);
+    nd_array_release(rev);
+    nd_array_release(a);
+    nd_ref_free(&r);
+    nd_ref_free(&ws);
+    nd_ref_free(&wi);
+    nd_ref_free(&wu);
+    nd_ref_free(&wx);
+    nd_ref_free(&wc);
+    nd_ref_free(&wv);
+
+    /* 0-d: argsort sees the 1-element ravel; sort refuses axis -1 and flattens for None */
+    nd_array *z, *res = NULL;
+    ND_ASSERT_OK(nd_full(0, NULL, nd_scalar_complex(NAN, 1), cdts[d], &z));
+    ND_ASSERT_OK(nd_argsort(z, -1, &res));
+    ck_assert_int_eq(nd_array_ndim(res), 1);
+    ck_assert_int_eq(nd_array_size(res), 1);
+    nd_array_release(res);
+    res = NULL;
+    ND_ASSERT_FAILS(nd_sort(z, -1, &res), ND_ERR_AXIS, "nd_sort: axis -1 is out of bounds for array of dimension 0");
+    ck_assert_ptr_null(res);
+    ND_ASSERT_OK(nd_sort(z, ND_AXIS_NONE, &res));
+    nd_ref one = nd_ref_new(cdts[d], 1, (int64_t[]){1});
+    nd_ref_set(&one, 0, nd_scalar_complex(NAN, 1));
+    nd_ref_expect(res, &one, "sort(0-d %s, None)", dn);
+    nd_array_release(res);
+    ND_ASSERT_OK(nd_unique(z, &res, NULL, NULL, NULL));
+    nd_ref_expect(res, &one, "unique(0-d %s)", dn);
+    nd_array_release(res);
+    nd_ref_free(&one);
+    nd_array_release(z);
+
+    /* empty: shapes kept, nothing to sort */
+    nd_array *e, *inv0;
+    ND_ASSERT_OK(nd_empty(2, (int64_t[]){0, 3}, cdts[d], &e));
+    ND_ASSERT_OK(nd_sort(e, 1, &res));
+    ck_assert_int_eq(nd_array_size(res), 0);
+    ck_assert_int_eq(nd_array_dtype(res), cdts[d]);
+    nd_array_release(res);
+    ND_ASSERT_OK(nd_argsort(e, 0, &res));
+    ck_assert_int_eq(nd_array_dtype(res), ND_INT64);
+    nd_array_release(res);
+    ND_ASSERT_OK(nd_unique(e, &res, NULL, &inv0, NULL));
+    ck_assert_int_eq(nd_array_size(res), 0);
+    ck_assert_int_eq(nd_array_ndim(inv0), 2);
+    nd_array_release(res);
+    nd_array_release(inv0);
+    nd_array_release(e);
+  }
+}
+END_TEST
+
 /* ---- unique ------------------------------------------------------------------------------------ */
+
+/* Whether unique puts a and b (neighbours in sorted order) in one group: ties in the sort
+ * order, and for complex every value with a NaN part (NumPy 2's equal_nan=True). */
+static int unique_same(nd_scalar a, nd_scalar b) {
+  if (nd_dtype_kind(a.dtype) == 'c' && (isnan(a.v.c[0]) || isnan(a.v.c[1])) &&
+      (isnan(b.v.c[0]) || isnan(b.v.c[1])))
+    return 1;
+  return order_cmp(a, b) == 0;
+}
 
 static void check_unique(const nd_ref *r, const char *ctx) {
   nd_array *a = nd_ref_upload(r), *v, *ix, *inv, *cnt;
@@ -333,7 +472,7 @@ static void check_unique(const nd_ref *r, const char *ctx) {
   int64_t *inverse = malloc((size_t)(N + 1) * sizeof(int64_t));
   nd_ref want_v = nd_ref_new(r->dtype, 1, (int64_t[]){N});
   for (int64_t j = 0; j < N; j++) {
-    if (j == 0 || order_cmp(nd_ref_get(&sv, j), nd_ref_get(&sv, j - 1)) != 0) {
+    if (j == 0 || !unique_same(nd_ref_get(&sv, j), nd_ref_get(&sv, j - 1))) {
       memcpy(nd_ref_flat(&want_v, U), nd_ref_flat(&sv, j), r->itemsize);
       first[U] = nd_ref_get(&si, j).v.i;
       count[U] = 0;
@@ -348,6 +487,11 @@ static void check_unique(const nd_ref *r, const char *ctx) {
   for (int64_t u = 0; u < U; u++) {
     /* the value itself may be either zero of a tied -0.0/0.0 group; compare by order */
     ck_assert_msg(order_cmp(nd_ref_get(&gv, u), nd_ref_get(&want_v, u)) == 0, "%s: value %lld", ctx, (long long)u);
+    /* complex values come from the group's first element in stable sorted order, bit for bit
+     * (which zero of a tied -0.0/0.0 group, which value of the NaN group) */
+    if (nd_dtype_kind(r->dtype) == 'c')
+      ck_assert_msg(nd_ref_same(r->dtype, nd_ref_flat(&gv, u), nd_ref_flat(&want_v, u)),
+                    "%s: value %lld is not the group's first in sorted order", ctx, (long long)u);
     ck_assert_msg(nd_ref_get(&gi, u).v.i == first[u], "%s: index %lld is %lld, want %lld", ctx, (long long)u,
                   (long long)nd_ref_get(&gi, u).v.i, (long long)first[u]);
     ck_assert_msg(nd_ref_get(&gc, u).v.i == count[u], "%s: count %lld", ctx, (long long)u);
@@ -374,7 +518,6 @@ static void check_unique(const nd_ref *r, const char *ctx) {
 
 START_TEST(test_unique) {
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
-    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
     const int64_t shape[2] = {13, 11};
     nd_ref r = nd_ref_new((nd_dtype)dt, 2, shape);
     for (int64_t k = 0; k < r.size; k++) nd_ref_set(&r, k, nd_ref_pattern((nd_dtype)dt, (k * 7) % 23));
@@ -721,6 +864,7 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_searchsorted_complex_nan);
   tcase_add_test(t, test_isin);
   tcase_add_test(t, test_sort_zero_d);
+  tcase_add_test(t, test_sort_complex_order);
   tcase_add_test(t, test_isin_complex);
   tcase_add_test(t, test_nonzero);
   tcase_add_test(t, test_bincount);
