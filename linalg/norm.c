@@ -368,6 +368,15 @@ nd_status nd_linalg_pinv(const nd_array *a, double rcond, nd_array **out) {
   ND_CHECK_NULL(fn, a);
   ND_CHECK_NULL(fn, out);
   ND_TRY(nd__linalg_check_stack(fn, "a", a->ndim, a->shape, 0));
+  if (a->shape[a->ndim - 1] == 0 || a->shape[a->ndim - 2] == 0) {
+    /* NumPy answers an empty (..., m, n) with an empty (..., n, m) of a's own dtype, before
+     * any dtype rule applies. */
+    int64_t shape[ND_MAXDIMS];
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+    shape[a->ndim - 2] = a->shape[a->ndim - 1];
+    shape[a->ndim - 1] = a->shape[a->ndim - 2];
+    return nd__array_alloc(fn, a->ndim, shape, a->dtype, 'C', out);
+  }
   nd_status st = nd__pinv(fn, a, rcond < 0 ? 1e-15 : rcond, out, NULL);
   return nd__linalg_ctx(fn, st);
 }

@@ -234,7 +234,8 @@ ND_API nd_status nd_linalg_cond(const nd_array *x, double p, nd_array **out);
 ND_API nd_status nd_linalg_matrix_rank(const nd_array *a, double tol, nd_array **out);
 
 /* Moore-Penrose pseudo-inverse via the SVD: singular values at most rcond * max(S) are
- * treated as zero (rcond < 0: NumPy's default 1e-15). */
+ * treated as zero (rcond < 0: NumPy's default 1e-15). Matrices with no elements give an empty
+ * (..., n, m) result of a's own dtype, as NumPy's. */
 ND_API nd_status nd_linalg_pinv(const nd_array *a, double rcond, nd_array **out);
 
 /* NumPy's lstsq(a, b, rcond) for a 2-d a (m, n) and b (m,) or (m, k): the minimum-norm least

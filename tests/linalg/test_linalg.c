@@ -2083,6 +2083,16 @@ START_TEST(test_cond_rank_pinv_lstsq) {
   dc *H = fetch(apa);
   for (int i = 0; i < 24; i++) ck_assert(cabs(H[i] - h[i]) < 1e-10);
   free(H);
+  /* pinv of matrices with no elements: an empty (..., n, m) of the input's own dtype, as NumPy */
+  {
+    nd_array *e = NULL, *pe = NULL;
+    ND_ASSERT_OK(nd_empty(3, SHAPE(2, 0, 3), ND_INT32, &e));
+    ND_ASSERT_OK(nd_linalg_pinv(e, -1.0, &pe));
+    assert_shape(pe, 3, SHAPE(2, 3, 0));
+    ck_assert_int_eq(nd_array_dtype(pe), ND_INT32);
+    nd_array_release(pe);
+    nd_array_release(e);
+  }
   /* lstsq of an overdetermined full-rank system against the normal equations' residual */
   nd_array *a0 = NULL, *b = NULL, *x = NULL, *res = NULL, *s = NULL;
   ND_ASSERT_OK(nd_array_index(a, 0, 0, &a0));
