@@ -295,8 +295,8 @@ cdef object _plan_advanced(ndarray self, object key):
             entries.append(k)
             nell += 1
         elif isinstance(k, (bool, _np.bool_)):
-            raise _NotImplementedError("a boolean scalar as an index (a[True]) is not "
-                                       "supported")
+            # A boolean scalar is a 0-d boolean index: it consumes no dimension.
+            entries.append(_np.bool_(k))
         elif _is_advanced_key(k) or isinstance(k, (int, _np.integer)) or hasattr(k, "__index__"):
             arr = _index_array(k) if _is_advanced_key(k) else asarray(_index_int(k))
             entries.append(arr)
@@ -323,12 +323,18 @@ cdef object _plan_advanced(ndarray self, object key):
         elif isinstance(k, slice):
             basic.append(k)
             vaxis += 1
+        elif isinstance(k, _np.bool_) or (k.dtype.kind == "b" and k.ndim == 0):
+            # NumPy's 0-d boolean index: a new axis of length one, taken once (True) or not at
+            # all (False), as an advanced index of shape (1,) or (0,) that broadcasts with the
+            # other advanced entries.
+            positions.append(pos)
+            basic.append(None)
+            axes.append(vaxis)
+            arrays.append(asarray(_np.zeros(1 if _b.bool(k) else 0, _np.int64)))
+            vaxis += 1
         else:
             positions.append(pos)
             if k.dtype.kind == "b":
-                if k.ndim == 0:
-                    raise _NotImplementedError("a 0-d boolean array as an index beside other "
-                                               "indices is not supported")
                 coords = nonzero(k)
                 for c in coords:
                     basic.append(slice(None))

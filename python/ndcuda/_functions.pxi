@@ -203,9 +203,20 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return r if dtype is None else r.astype(dtype)
 
 
+def _clamp_diagonal(k, N, M):
+    """k as an index, pulled into [-(rows + 1), cols + 1]: every diagonal offset outside that
+    range selects nothing, and NumPy accepts any Python int there (the C call takes int64)."""
+    k = _operator.index(k)
+    rows = _operator.index(N)
+    cols = rows if M is None else _operator.index(M)
+    lo, hi = -(_b.max(rows, 0) + 1), _b.max(cols, 0) + 1
+    return lo if k < lo else hi if k > hi else k
+
+
 def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
     _check_device(device)
     cdef nd_array *out
+    k = _clamp_diagonal(k, N, M)
     _check(nd_eye(N, -1 if M is None else M, k, _nd_dtype_or(dtype, ND_FLOAT64), &out))
     r = _wrap(out)
     return r if order == "C" else r.copy(order)

@@ -946,3 +946,35 @@ def test_matrix_rank_and_pinv_with_rtol(dt):
         same(nd.linalg.pinv(nd.asarray(full), rtol=r), want, rtol=tol)
     same(nd.linalg.pinv(nd.asarray(full), rtol=0.5), np.linalg.pinv(full, rtol=0.5), rtol=tol)
     assert nd.linalg.pinv(nd.asarray(full[:, :0]), rtol=nd.asarray([0.1])).shape == (3, 3, 0)
+
+
+@pytest.mark.parametrize("flag", [True, False, np.True_, np.False_, "array_true", "array_false"])
+def test_zero_d_boolean_index_as_numpy(flag):
+    # A 0-d boolean index adds an axis of length one (True) or zero (False), alone or beside
+    # other indices, for 0-d and n-d arrays, in reads and in assignments.
+    if isinstance(flag, str):
+        hflag = np.array(flag == "array_true")
+        dflag = nd.asarray(hflag)
+    else:
+        hflag = dflag = flag
+    for h in (np.array(7.5), np.arange(12.0).reshape(3, 4)):
+        d = nd.asarray(h)
+        got, want = d[dflag], h[hflag]
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(nd.asnumpy(got), want)
+        if h.ndim == 2:
+            got, want = d[nd.asarray(np.array([0, 2])), dflag] if hflag else d[1:, dflag], \
+                h[np.array([0, 2]), hflag] if hflag else h[1:, hflag]
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(nd.asnumpy(got), want)
+        hc, dc = h.copy(), nd.asarray(h)
+        hc[hflag] = -1.0
+        dc[dflag] = -1.0
+        np.testing.assert_array_equal(nd.asnumpy(dc), hc)
+
+
+def test_eye_takes_any_python_int_diagonal():
+    # NumPy's eye accepts any Python int as k (its tri does not: OverflowError, as ours).
+    for k in (2 ** 63, -(2 ** 63) - 1, 2 ** 70, 5, -5):
+        for n, m in ((0, None), (3, 4), (4, 2)):
+            np.testing.assert_array_equal(nd.asnumpy(nd.eye(n, m, k=k)), np.eye(n, m, k=k))

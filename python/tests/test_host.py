@@ -439,3 +439,13 @@ def test_none_and_foreign_objects_are_refused_without_crashing():
         ndcuda.add(None, 1)
     with pytest.raises(TypeError):
         ndcuda.linalg.inv("matrix")
+
+
+def test_eye_diagonal_offsets_are_clamped_to_the_matrix():
+    # eye's k reaches the C call as int64: offsets past the matrix select nothing either way.
+    assert _core._clamp_diagonal(2 ** 63, 0, None) == 1
+    assert _core._clamp_diagonal(-(2 ** 70), 3, 4) == -4
+    assert _core._clamp_diagonal(2, 3, 4) == 2
+    assert _core._clamp_diagonal(-2, 3, None) == -2
+    with pytest.raises(TypeError):
+        _core._clamp_diagonal(1.5, 3, 4)
