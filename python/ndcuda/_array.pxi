@@ -593,11 +593,29 @@ cdef class ndarray:
         return ndcuda
 
     def to_device(self, device, /, *, stream=None):
-        if isinstance(device, Device) and device == self.device:
-            return self
-        if device == "cpu":
+        """The array on device (a Device, or its number): self when it already lives there,
+        else a copy made there (peer to peer where the devices allow), ordered after the
+        work that produces self without blocking the host."""
+        cdef nd_array *out
+        cdef int d
+        cdef nd_status st
+        if isinstance(device, str) and device == "cpu":
             raise ValueError("ndcuda arrays live on CUDA devices; use .get() for a NumPy copy")
-        raise ValueError(f"unsupported device {device!r}")
+        if isinstance(device, Device):
+            d = (<Device>device).id
+        elif isinstance(device, (int, _np.integer)) and not isinstance(device, (bool, _np.bool_)):
+            d = int(device)
+        else:
+            raise ValueError(f"unsupported device {device!r}")
+        if d == nd_array_device(self._a):
+            return self
+        if stream is not None:
+            raise NotImplementedError("to_device(stream=...): the copy runs on the current "
+                                      "stream of the destination device")
+        with nogil:
+            st = nd_array_to_device(self._a, d, &out)
+        _check(st)
+        return _wrap(out)
 
     # ---- conversion ---------------------------------------------------------------------------
 

@@ -62,13 +62,27 @@ cdef class Device:
         return hash(("ndcuda.Device", self.id))
 
     def synchronize(self):
-        """Blocks until every stream of the device is idle (cudaDeviceSynchronize)."""
-        cdef int err
+        """Blocks until every stream of this device is idle (cudaDeviceSynchronize there)."""
+        cdef nd_status st
+        cdef int d = self.id
         with nogil:
-            err = cudaDeviceSynchronize()
-        if err != 0:
-            cudaGetLastError()
-            raise CUDARuntimeError(f"cudaDeviceSynchronize: {cudaGetErrorString(err).decode()}")
+            st = nd_device_synchronize(d)
+        _check(st)
+
+    def use(self):
+        """Makes this device the calling thread's current device (as cupy.cuda.Device.use):
+        arrays and streams made afterwards live there, and operations run there."""
+        _check(nd_device_set(self.id))
+
+    def __enter__(self):
+        """``with ndcuda.Device(i):`` makes device i current for the block and restores the
+        previous device after it (per thread, nested like streams)."""
+        _check(nd_device_push(self.id))
+        return self
+
+    def __exit__(self, *exc):
+        _check(nd_device_pop())
+        return False
 
 
 def synchronize():

@@ -978,3 +978,21 @@ def test_eye_takes_any_python_int_diagonal():
     for k in (2 ** 63, -(2 ** 63) - 1, 2 ** 70, 5, -5):
         for n, m in ((0, None), (3, 4), (4, 2)):
             np.testing.assert_array_equal(nd.asnumpy(nd.eye(n, m, k=k)), np.eye(n, m, k=k))
+
+
+@pytest.mark.skipif(nd.get_device_count() < 2, reason="needs two GPUs")
+def test_devices_and_copies_between_them():
+    h = np.arange(24, dtype=np.float32).reshape(4, 6)
+    a = nd.asarray(h)
+    assert a.device == nd.Device(0)
+    with nd.Device(1):
+        b = nd.asarray(h[::-1])
+        assert b.device == nd.Device(1)
+        c = a.to_device(nd.Device(1))      # a copy on device 1, ordered after a's writer
+        assert c.device == nd.Device(1)
+        np.testing.assert_array_equal(nd.asnumpy(c + b), h + h[::-1])
+        with pytest.raises(ValueError, match="device"):
+            a + b                             # operands of two devices: refused, as CuPy
+    assert nd.Device(0) == a.device and a.to_device(0) is a
+    np.testing.assert_array_equal(nd.asnumpy(b.to_device(0)), h[::-1])
+    nd.Device(1).synchronize()

@@ -449,3 +449,15 @@ def test_eye_diagonal_offsets_are_clamped_to_the_matrix():
     assert _core._clamp_diagonal(-2, 3, None) == -2
     with pytest.raises(TypeError):
         _core._clamp_diagonal(1.5, 3, 4)
+
+
+def test_device_selection_refuses_devices_that_do_not_exist():
+    # ndcuda.Device(i).use() and `with ndcuda.Device(i)` go through nd_device_set/push: a number
+    # past the machine's devices is refused with the C library's message, on any machine.
+    with pytest.raises(ndcuda.Error, match="nd_device_set"):
+        ndcuda.Device(64).use()
+    with pytest.raises(ndcuda.Error, match="nd_device_push"):
+        with ndcuda.Device(64):
+            pass
+    with pytest.raises(ndcuda.Error, match="nd_device_synchronize"):
+        ndcuda.Device(64).synchronize()
