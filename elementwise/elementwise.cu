@@ -77,14 +77,12 @@ unsigned vec_grid(const nd_kufunc *c, const sizes &z) {
   const int64_t units = rows * ((nv + per - 1) / per);
   const int64_t tail = rows * (cols - nv * z.v);
   int64_t want = units > (tail + ND_K_THREADS - 1) / ND_K_THREADS ? units : (tail + ND_K_THREADS - 1) / ND_K_THREADS;
-  /* Sixteen blocks per resident slot, so that each block takes only a few units and the
-   * hardware scheduler hands the rest to whichever slot frees first. With one wave of resident
-   * blocks striding over the whole array, every block drains at once at the end and the
-   * blocks' streams drift apart in DRAM. On the H100 (2^28 float32, % of the copy bandwidth,
-   * add / exp / sin): one wave 96.2 / 93.5-94.2 / 92.3-93.0; four waves 96.6 / 95.6 / 94.3;
-   * sixteen 98.8 / 97.5 / 97.0 (exp and sin with eight vectors per thread in the last two). */
-  const int64_t cap = (int64_t)nd_k_sm_count() * z.occupancy * 16;
-  if (want > cap) want = cap;
+  /* One block per unit, as many as the work needs (up to the grid limit, past which blocks
+   * take several units): the hardware scheduler hands each unit to whichever resident slot
+   * frees first. With a grid of resident blocks striding over the whole array, every block
+   * drains at once at the end and the blocks' streams drift apart in DRAM; the fewer units a
+   * block takes, the less of that (bench/RESULTS.md, issue 26, has the measurements). */
+  want = nd_k_grid_x(want);
   return want < 1 ? 1u : (unsigned)want;
 }
 

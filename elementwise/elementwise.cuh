@@ -24,10 +24,9 @@
  *   V = 16 / (largest input size) elements per access (16-byte loads), with U vectors in
  *   flight (vunroll: 8 for light float32 math, 4 for other one-input ops, 2 for two or three
  *   inputs, 1 for heavy ops); the stores carry the streaming cache hint. The work is cut into
- *   units of U * 256 vectors of one row, dealt round-robin to sixteen 256-thread blocks per
- *   resident slot (occupancy queried once per instance; see vec_grid), so blocks get the same
- *   work within one unit for one long row and for many broadcast rows alike; a broadcast row operand is
- *   re-read from L2. Requires each contiguous operand and row stride to be aligned to its
+ *   units of U * 256 vectors of one row, one unit per 256-thread block (see vec_grid; beyond
+ *   the grid limit the units are dealt round-robin), for one long row and for many broadcast
+ *   rows alike; a broadcast row operand is re-read from L2. Requires each contiguous operand and row stride to be aligned to its
  *   access size; otherwise the strided path runs.
  * - tiled: two dimensions where the output is contiguous along cols but input 0 or 1 is
  *   contiguous along rows (a transposed operand). A 32x32 tile of such an input goes through
@@ -609,9 +608,6 @@ nd_status launch(const nd_kufunc *c, cudaStream_t st) {
   unsigned tmask = 0;
   const int path = choose_path(c, z, &tmask);
   if (path == PATH_VEC) {
-    /* Queried once per instance (thread-safe static initialisation), never per call. */
-    static const int occ = occupancy_of((const void *)k_vec<Op>);
-    z.occupancy = occ;
     return ND_CUDA(nd_k_go<k_vec<Op>>(vec_grid(c, z), ND_K_THREADS, 0, st, make_vec<N>(c), prm));
   }
   if (path == PATH_TILED) {
@@ -623,6 +619,7 @@ nd_status launch(const nd_kufunc *c, cudaStream_t st) {
       return ND_CUDA(nd_k_go<k_tiled<Op>>(grid, dim3(32, 8), smem, st, make_tile<N>(c, tmask), prm));
     }
   }
+  /* Queried once per instance (thread-safe static initialisation), never per call. */
   static const int occ = occupancy_of((const void *)k_strided<Op>);
   z.occupancy = occ;
   return ND_CUDA(nd_k_go<k_strided<Op>>(strided_grid(c, z), ND_K_THREADS, 0, st, make_str<N>(c), prm));

@@ -139,36 +139,80 @@ struct nd_width {
   static const int value = 16 / (sizeof(S) > sizeof(D) ? sizeof(S) : sizeof(D));
 };
 
-/* Two groups in flight per thread; requires group alignment of both pointers (checked by the
- * launcher); the tail is done by a scalar loop. */
+/* Vector groups per thread in the one-shot kernels below (each loaded before any is stored, so
+ * they are in flight together). */
+#define ND_ONESHOT_U 4
+
+/* Blocks for a one-shot kernel over `groups` vector groups: one block per ND_ONESHOT_U *
+ * ND_K_THREADS groups, as many as the work needs (clamped to the grid's x limit, past which the
+ * blocks loop). A grid of one resident wave that strides over the whole array ends with every
+ * block draining at once, and each thread then has only one access in flight; many short
+ * blocks keep the memory system busy to the end, whatever the device's bandwidth (the
+ * elementwise kernels measured the same, elementwise/elementwise.cu's vec_grid). */
+static inline unsigned nd_k_oneshot_blocks(int64_t groups) {
+  const int64_t per = (int64_t)ND_ONESHOT_U * ND_K_THREADS;
+  return nd_k_grid_x((groups + per - 1) / per);
+}
+
+/* Contiguous conversion of aligned arrays, ND_ONESHOT_U groups of V elements per thread;
+ * requires group alignment of both pointers (checked by the launcher); the n % V elements
+ * at the end are done one per thread. */
 template <typename S, typename D>
-__global__ void k_convert_typed(int64_t n, D *__restrict__ dst, const S *__restrict__ src) {
-  constexpr int V = nd_width<S, D>::value;
+__global__ void __launch_bounds__(ND_K_THREADS) k_convert_typed(int64_t n, D *__restrict__ dst,
+                                                                const S *__restrict__ src) {
+  constexpr int V = nd_width<S, D>::value, U = ND_ONESHOT_U;
   const int64_t groups = n / V;
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t per = (int64_t)U * blockDim.x;
   const nd_vec<S, V> *vs = reinterpret_cast<const nd_vec<S, V> *>(src);
   nd_vec<D, V> *vd = reinterpret_cast<nd_vec<D, V> *>(dst);
-  int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  for (; g + stride < groups; g += 2 * stride) {
-    nd_vec<S, V> a = vs[g], b = vs[g + stride];
-    nd_vec<D, V> x, y;
+  for (int64_t base = blockIdx.x * per; base < groups; base += (int64_t)gridDim.x * per) {
+    const int64_t g = base + threadIdx.x;
+    if (base + per <= groups) {
+      nd_vec<S, V> a[U];
 #pragma unroll
-    for (int k = 0; k < V; k++) {
-      x.v[k] = nd_cvt<S, D>(a.v[k]);
-      y.v[k] = nd_cvt<S, D>(b.v[k]);
+      for (int u = 0; u < U; u++) a[u] = vs[g + (int64_t)u * blockDim.x];
+#pragma unroll
+      for (int u = 0; u < U; u++) {
+        nd_vec<D, V> x;
+#pragma unroll
+        for (int k = 0; k < V; k++) x.v[k] = nd_cvt<S, D>(a[u].v[k]);
+        vd[g + (int64_t)u * blockDim.x] = x;
+      }
+    } else {
+      for (int64_t j = g; j < groups; j += blockDim.x) {
+        nd_vec<S, V> a = vs[j];
+        nd_vec<D, V> x;
+#pragma unroll
+        for (int k = 0; k < V; k++) x.v[k] = nd_cvt<S, D>(a.v[k]);
+        vd[j] = x;
+      }
     }
-    vd[g] = x;
-    vd[g + stride] = y;
   }
-  for (; g < groups; g += stride) {
-    nd_vec<S, V> a = vs[g];
-    nd_vec<D, V> x;
+  const int64_t tid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (tid < n - groups * V) dst[groups * V + tid] = nd_cvt<S, D>(src[groups * V + tid]);
+}
+
+/* Contiguous fill of 16-byte-aligned memory with 16-byte stores: `pat` is the element's bytes
+ * repeated over 16 (every item size divides 16), so the store at byte offset b writes the
+ * pattern's bytes from b % 16. ND_ONESHOT_U stores per thread; the nbytes % 16 bytes at the
+ * end (whole elements) byte by byte. */
+__global__ void __launch_bounds__(ND_K_THREADS) k_fill_vec(char *p, int64_t nbytes, nd_kscalar pat) {
+  uint4 x;
+  memcpy(&x, pat.bytes, 16);
+  const int64_t groups = nbytes / 16;
+  const int64_t per = (int64_t)ND_ONESHOT_U * blockDim.x;
+  uint4 *q = (uint4 *)p;
+  for (int64_t base = blockIdx.x * per; base < groups; base += (int64_t)gridDim.x * per) {
+    const int64_t g = base + threadIdx.x;
+    if (base + per <= groups) {
 #pragma unroll
-    for (int k = 0; k < V; k++) x.v[k] = nd_cvt<S, D>(a.v[k]);
-    vd[g] = x;
+      for (int u = 0; u < ND_ONESHOT_U; u++) q[g + (int64_t)u * blockDim.x] = x;
+    } else {
+      for (int64_t j = g; j < groups; j += blockDim.x) q[j] = x;
+    }
   }
-  for (int64_t i = groups * V + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride)
-    dst[i] = nd_cvt<S, D>(src[i]);
+  const int64_t tid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (tid < nbytes - groups * 16) p[groups * 16 + tid] = (char)pat.bytes[tid];
 }
 
 /* Contiguous fill with a small parameter block: launch cost grows with the bytes of kernel
@@ -249,7 +293,7 @@ nd_status nd_launch_typed(int64_t n, char *d, const char *s, cudaStream_t st, bo
   }
   *done = true;
   const cudaError_t typed_launch = nd_k_go<k_convert_typed<S, D>>(
-      nd_k_blocks(n / V + 1, ND_K_THREADS), ND_K_THREADS, 0, st, n, (D *)d, (const S *)s);
+      nd_k_oneshot_blocks(n / V + 1), ND_K_THREADS, 0, st, n, (D *)d, (const S *)s);
   return ND_CUDA(typed_launch);
 }
 
@@ -338,6 +382,13 @@ extern "C" nd_status nd_k_fill(const nd_kloop *L, const nd_koperand *d, const nd
   for (int b = 1; b < sz; b++) uniform = uniform && v->bytes[b] == v->bytes[0];
   if (uniform && nd_is_contig(L, d, sz))
     return ND_CUDA(cudaMemsetAsync(d->data, v->bytes[0], (size_t)(L->count * sz), st));
+  if (nd_is_contig(L, d, sz) && (uintptr_t)d->data % 16 == 0) {
+    nd_kscalar pat;
+    for (int b = 0; b < 16; b++) pat.bytes[b] = v->bytes[b % sz];
+    const int64_t nbytes = L->count * sz;
+    return ND_CUDA(nd_k_go<k_fill_vec>(nd_k_oneshot_blocks(nbytes / 16 + 1), ND_K_THREADS, 0, st,
+                                       d->data, nbytes, pat));
+  }
   unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
   if (nd_is_contig(L, d, sz) && (uintptr_t)d->data % sz == 0) {
     return ND_CUDA(nd_by_itemsize(sz, [&](auto B) {

@@ -1115,14 +1115,16 @@ START_TEST(astype_layouts_and_typed_paths) {
       nd_ref_layout_free(&L);
     }
 
-  /* The typed contiguous kernels: long enough for every thread to take two 4-element groups
-   * per step, with a tail, and once more from a view one element in (not 16-byte aligned,
-   * which must take the general path). */
+  /* The typed contiguous kernels: long enough for many blocks of whole units and a partial
+   * last unit, short ones (a tail only, one partial unit), each with a tail, and once more from
+   * a view one element in (not 16-byte aligned, which must take the general path). */
   static const nd_dtype typed[][2] = {{ND_FLOAT32, ND_FLOAT64}, {ND_FLOAT64, ND_FLOAT32}, {ND_FLOAT32, ND_FLOAT16},
                                       {ND_FLOAT16, ND_FLOAT32}, {ND_INT32, ND_FLOAT32}, {ND_INT64, ND_FLOAT64},
                                       {ND_INT32, ND_FLOAT64}};
-  int64_t n = 3 * (INT64_C(1) << 20) + 3;
+  static const int64_t lens[] = {3 * (INT64_C(1) << 20) + 3, 1, 7, 4 * 1024 * 8 + 5};
+  for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++)
   for (size_t p = 0; p < sizeof typed / sizeof typed[0]; p++) {
+    int64_t n = lens[k];
     nd_ref r = nd_ref_new(typed[p][0], 1, &n);
     nd_ref_fill_pattern(&r, 0);
     nd_array *a = nd_ref_upload(&r), *b, *v;
@@ -1637,6 +1639,35 @@ static void free_part(part *p) {
   nd_ref_free(&p->base);
 }
 
+/* The contiguous fill's 16-byte store kernel: every item size, lengths around the 16-byte
+ * groups and the per-block work (ND_ONESHOT_U * 256 groups), views that start on and off a
+ * 16-byte boundary; the elements around the view keep their values. A value of identical
+ * bytes is a memset (every one-byte fill is), so 3.25 (3 in int16) is used. */
+START_TEST(fill_contiguous_lengths_and_alignments) {
+  static const nd_dtype dts[] = {ND_INT16, ND_FLOAT16, ND_FLOAT32, ND_FLOAT64, ND_COMPLEX128};
+  static const int64_t lens[] = {1, 3, 15, 16, 17, 33, 1023, 4097, 16383, 65536 + 7, 262144 + 9};
+  for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++)
+    for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++)
+      for (int64_t off = 0; off < 4; off++) {
+        int64_t n = lens[k] + 40;
+        nd_ref r = nd_ref_new(dts[t], 1, &n);
+        nd_ref_fill_pattern(&r, (int)k);
+        nd_array *a = nd_ref_upload(&r), *v;
+        nd_slice sl = {off, off + lens[k], 1};
+        OK(nd_array_slice(a, 1, &sl, &v));
+        const nd_scalar val = nd_scalar_float(3.25);
+        OK(nd_array_fill(v, val));
+        nd_ref rv = nd_ref_slice(&r, 1, &sl);
+        nd_ref_fill(&rv, val);
+        nd_ref_expect(a, &r, "fill(%s[%lld:%lld]) of %lld elements", nd_dtype_name(dts[t]), (long long)off,
+                      (long long)(off + lens[k]), (long long)n);
+        nd_array_release(v);
+        nd_array_release(a);
+        nd_ref_free(&r);
+      }
+}
+END_TEST
+
 START_TEST(concatenate_and_stack) {
   static const struct {
     int n, ndim, axis;
@@ -2070,6 +2101,7 @@ static Suite *array_suite(void) {
   tcase_add_test(tc, copyto_casting_and_errors);
   tcase_add_test(tc, copyto_overlapping_views);
   tcase_add_test(tc, fill_every_kind_into_every_dtype);
+  tcase_add_test(tc, fill_contiguous_lengths_and_alignments);
   tcase_add_test(tc, concatenate_and_stack);
   tcase_add_test(tc, tile_and_repeat);
   tcase_add_test(tc, copy_transposed_kernel_paths);
