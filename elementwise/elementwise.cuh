@@ -756,6 +756,15 @@ template <class F>
 __device__ __forceinline__ cplx<F> cmul(cplx<F> a, cplx<F> b) {
   return mk<F>(mul_rn(a.re, b.re) - mul_rn(a.im, b.im), mul_rn(a.re, b.im) + mul_rn(a.im, b.re));
 }
+/* The product as NumPy's multiply and square loops compute it on x86 with FMA (simd_cmul in
+ * loops_arithm_fp.dispatch.c.src): a.re * b.re fused with the rounded -a.im * b.im, a.re * b.im
+ * fused with the rounded a.im * b.re. Near overflow the two forms differ: (1e200 + 1e200j)^2
+ * is -inf + infj fused, nan + infj unfused (power's integer path, scalar C in NumPy, keeps
+ * cmul). */
+template <class F>
+__device__ __forceinline__ cplx<F> cmul_fused(cplx<F> a, cplx<F> b) {
+  return mk<F>(::fma(a.re, b.re, -mul_rn(a.im, b.im)), ::fma(a.re, b.im, mul_rn(a.im, b.re)));
+}
 template <class F>
 __device__ __forceinline__ cplx<F> cdiv(cplx<F> a, cplx<F> b) {
   const F br = m_fabs(b.re), bi = m_fabs(b.im);

@@ -54,7 +54,7 @@ struct op_mul : base<T, T, 2, 0, 1> {
   __device__ __forceinline__ T operator()(T a, T b) const {
     if constexpr (is_bool<T>()) return a && b;
     else if constexpr (is_int<T>::v) return (T)(w(a) * w(b));
-    else if constexpr (is_cplx<T>::v) return cmul(a, b);
+    else if constexpr (is_cplx<T>::v) return cmul_fused(a, b);
     else return a * b;
   }
 };
@@ -281,7 +281,7 @@ struct op_square : base<T, T, 1> {
   using base<T, T, 1>::base;
   __device__ __forceinline__ T operator()(T a) const {
     if constexpr (is_int<T>::v) return (T)(w(a) * w(a));
-    else if constexpr (is_cplx<T>::v) return cmul(a, a);
+    else if constexpr (is_cplx<T>::v) return cmul_fused(a, a);
     else return a * a;
   }
 };

@@ -13,7 +13,9 @@
 #include "indexing/indexing_internal.h"
 #include "src/api_scope.h"
 
-/* mask's dtype and shape against a's leading dimensions, as NumPy checks a boolean index. */
+/* mask's dtype and shape against a's leading dimensions, as NumPy checks a boolean index: each
+ * of the mask's dimensions is the array's or 0 (an empty mask selects nothing, whatever the
+ * array's length there: NumPy's a[np.zeros((2, 0), bool)] of a (2, 3) array is empty). */
 static nd_status nd__check_mask(const char *fn, const nd_array *a, const nd_array *mask) {
   if (mask->dtype != ND_BOOL)
     return nd__error(ND_ERR_DTYPE, "%s: mask must have dtype bool (got %s); integer index arrays "
@@ -22,7 +24,7 @@ static nd_status nd__check_mask(const char *fn, const nd_array *a, const nd_arra
     return nd__error(ND_ERR_INDEX, "%s: too many indices for array: array is %d-dimensional, but %d "
                      "were indexed", fn, a->ndim, mask->ndim);
   for (int i = 0; i < mask->ndim; i++)
-    if (mask->shape[i] != a->shape[i])
+    if (mask->shape[i] != a->shape[i] && mask->shape[i] != 0)
       return nd__error(ND_ERR_INDEX, "%s: boolean index did not match indexed array along axis %d; "
                        "size of axis is %lld but size of corresponding boolean axis is %lld", fn, i,
                        (long long)a->shape[i], (long long)mask->shape[i]);
@@ -131,7 +133,9 @@ nd_status nd_mask_assign(nd_array *a, const nd_array *mask, const nd_array *valu
     vnd--;
   }
   int64_t tmp[ND_MAXDIMS];
-  if (vnd <= rest && nd__broadcast_strides(fn, vnd, values->shape + lead, values->strides + lead, rest,
+  /* (An empty mask cannot be spread over a's leading dimensions when they are not empty too;
+   * it selects nothing, which the scatter below does with no coordinates.) */
+  if (vnd <= rest && (mask->size > 0 || k == 0) && nd__broadcast_strides(fn, vnd, values->shape + lead, values->strides + lead, rest,
                                            a->shape + k, tmp) == ND_OK)
     return nd__mask_where(fn, a, mask, values, lead, vnd);
   if (k == 0) {

@@ -246,6 +246,17 @@ nd_status nd_average(const nd_array *a, int naxes, const int64_t *axes, const nd
     if (st == ND_OK && c.v.i != rs.outputs)
       st = nd__error(ND_ERR_VALUE, "%s: Weights sum to zero, can't be normalized", fn);
   }
+  if (st == ND_OK && !same && rs.outputs == 0) {
+    /* No outputs, but NumPy sums 1-d weights over their own length (broadcast to ones
+     * elsewhere) and still raises when that sum is zero: an empty axis has no weight. */
+    nd_array *ws = NULL;
+    nd_scalar c;
+    st = nd_sum(weights, 0, NULL, 0, res, NULL, &ws);
+    if (st == ND_OK) st = nd_array_item(ws, &c);
+    nd_array_release(ws);
+    const int zero = nd_dtype_kind(res) == 'c' ? c.v.c[0] == 0 && c.v.c[1] == 0 : c.v.f == 0;
+    if (st == ND_OK && zero) st = nd__error(ND_ERR_VALUE, "%s: Weights sum to zero, can't be normalized", fn);
+  }
   if (st == ND_OK) st = nd__array_alloc(fn, rs.out_ndim, rs.out_shape, res, 'C', &avg);
   if (st == ND_OK) st = nd__binary(fn, ND_KB_DIV, avg, num, scl);
   nd_array_release(wb);

@@ -569,6 +569,61 @@ START_TEST(test_mask_select) {
 }
 END_TEST
 
+/* A mask dimension of length 0 matches any length of the array there (NumPy: a (2, 3) array
+ * indexed by a (2, 0) mask is empty); other lengths that differ are refused; assignment through
+ * an empty mask writes nothing and still checks the values against the empty selection. */
+START_TEST(test_mask_empty_axes) {
+  int64_t shape[2] = {2, 3}, n = 6;
+  nd_ref ra = nd_ref_new(ND_FLOAT32, 2, shape);
+  nd_ref_fill_pattern(&ra, 5);
+  nd_array *a = nd_ref_upload(&ra), *m, *got;
+  static const int64_t ok_shapes[][2] = {{2, 0}, {0, 3}, {0, 0}};
+  for (int i = 0; i < 3; i++) {
+    OK(nd_zeros(2, ok_shapes[i], ND_BOOL, &m));
+    OK(nd_mask_select(a, m, &got));
+    ck_assert_int_eq(nd_array_ndim(got), 1);
+    ck_assert_int_eq(nd_array_shape(got)[0], 0);
+    nd_array_release(got);
+    nd_array *seven;
+    OK(nd_full(0, NULL, nd_scalar_float(7), ND_FLOAT32, &seven));
+    OK(nd_mask_assign(a, m, seven));
+    nd_array_release(seven);
+    nd_array_release(m);
+  }
+  int64_t zero = 0, one_zero[2] = {1, 0}, two = 2;
+  OK(nd_zeros(1, &zero, ND_BOOL, &m));
+  OK(nd_mask_select(a, m, &got));
+  ck_assert_int_eq(nd_array_ndim(got), 2);
+  ck_assert_int_eq(nd_array_shape(got)[0], 0);
+  ck_assert_int_eq(nd_array_shape(got)[1], 3);
+  nd_array_release(got);
+  nd_array *row;
+  OK(nd_ones(1, &shape[1], ND_FLOAT32, &row));
+  OK(nd_mask_assign(a, m, row)); /* a row broadcasts to the empty (0, 3) selection */
+  nd_array_release(row);
+  nd_array_release(m);
+  nd_ref_expect(a, &ra, "after assignments through empty masks");
+  nd_array *flat, *vals;
+  OK(nd_array_reshape(a, 1, &n, &flat));
+  OK(nd_zeros(1, &zero, ND_BOOL, &m));
+  OK(nd_ones(1, &two, ND_FLOAT32, &vals));
+  ND_ASSERT_FAILS(nd_mask_assign(flat, m, vals), ND_ERR_SHAPE, "nd_mask_assign");
+  nd_array_release(vals);
+  nd_array_release(m);
+  nd_array_release(flat);
+  OK(nd_zeros(2, one_zero, ND_BOOL, &m));
+  got = NULL;
+  ND_ASSERT_FAILS(nd_mask_select(a, m, &got), ND_ERR_INDEX,
+                  "nd_mask_select: boolean index did not match indexed array along axis 0; size of axis is 2 "
+                  "but size of corresponding boolean axis is 1");
+  ck_assert_ptr_null(got);
+  nd_array_release(m);
+  nd_ref_expect(a, &ra, "after the refusals");
+  nd_array_release(a);
+  nd_ref_free(&ra);
+}
+END_TEST
+
 START_TEST(test_mask_assign) {
   const nd_dtype dts[3] = {ND_INT16, ND_FLOAT64, ND_COMPLEX64};
   for (int d = 0; d < 3; d++)
@@ -889,6 +944,7 @@ static Suite *indexing_suite(void) {
   t = tcase_create("masks");
   tcase_add_test(t, test_mask_select);
   tcase_add_test(t, test_mask_assign);
+  tcase_add_test(t, test_mask_empty_axes);
   suite_add_tcase(s, t);
   t = tcase_create("advanced");
   tcase_add_test(t, test_index_gather_scatter);

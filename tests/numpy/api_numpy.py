@@ -690,6 +690,48 @@ def dev_complex_spread(v, name, kwargs):
     return d
 
 
+DEV_NARROW_SPREAD = "with a `dtype` narrower than the data"
+DEV_EMPTY_INT_MEAN = "over an empty selection with an integer `dtype`"
+
+
+def dev_narrow_spread(v, name, kwargs):
+    """var and std with a dtype of less precision than the data: NumPy subtracts the mean,
+    rounded to the dtype, from the data at the data's precision; ndcuda converts the data to the
+    dtype first. Excused when ndcuda's answer is NumPy's on the converted data."""
+    def d(st, got, want, e):
+        dt = kwargs.get("dtype")
+        if dt is None or v.dtype.kind not in "fc" or np.dtype(dt).kind not in "fc" or st != OK or e is not None \
+                or not isinstance(got, np.ndarray) or np.finfo(dt).eps <= np.finfo(v.dtype).eps:
+            return None
+        with np.errstate(all="ignore"):
+            right = np.asarray(getattr(np, name)(v.astype(dt), **kwargs))
+        tol = 64 * float(np.finfo(dt).eps)
+        with np.errstate(all="ignore"):
+            if got.shape == right.shape and np.allclose(got.astype(np.float64), right.astype(np.float64), rtol=tol,
+                                                        atol=tol * float(np.nanmax(np.abs(right), initial=0)), equal_nan=True):
+                return DEV_NARROW_SPREAD
+        return None
+    return d
+
+
+def dev_empty_int_mean(name, shape, axes, kwargs):
+    """mean over an empty selection with an integer dtype: NumPy's 0 / 0 goes to the integer
+    through its scalar conversion of NaN; ndcuda's through the array cast's. Excused when every
+    element of ndcuda's answer is NumPy's astype of NaN to that dtype."""
+    def d(st, got, want, e):
+        dt = kwargs.get("dtype")
+        if name != "mean" or dt is None or np.dtype(dt).kind not in "iu" or st != OK or e is not None \
+                or not isinstance(got, np.ndarray) or got.size == 0:
+            return None
+        n = int(np.prod([shape[a] for a in (range(len(shape)) if axes is None else axes)], dtype=np.int64))
+        with np.errstate(all="ignore"):
+            nan_as = np.array(np.nan).astype(dt)
+        if n == 0 and got.dtype == np.dtype(dt) and np.all(got == nan_as):
+            return DEV_EMPTY_INT_MEAN
+        return None
+    return d
+
+
 def dev_f16_quantile(v, f, qs, axes, keep):
     """quantile and percentile of float16 data with several q (a float64 result): NumPy
     rounds b - a to float16 before interpolating; ndcuda interpolates from the exact values.
@@ -1122,7 +1164,10 @@ def fam_reductions(lib, dev, rng, n, t):
             return same(g, w, tol, scale)
         run(lib, dev, t, "reductions", "nd_" + name, np_fn, nd_fn, check, what,
             deviation=dev_zero_size_quantile(shape, axes, keep) if name == "median"
-            else dev_complex_spread(v, name, kwargs) if name in ("var", "std") else None)
+            else dev_either(dev_complex_spread(v, name, kwargs), dev_narrow_spread(v, name, kwargs))
+            if name in ("var", "std")
+            else dev_empty_int_mean(name, shape, None if axes is None else tuple(x % max(len(shape), 1) for x in axes), kwargs)
+            if name == "mean" else None)
         dev.free()
 
 
@@ -1460,8 +1505,23 @@ def fam_linalg(lib, dev, rng, n, t):
 
             def check(g, w):
                 ws, wl = np.asarray(w[0]), np.asarray(w[1])
-                sing = np.isinf(wl) & (wl < 0)
-                return same(g[0], ws, e * 8, np.where(sing, 1, 1)) or same(g[1], wl, e * 8, np.abs(wl) + 1)
+                # Numerically singular members (NumPy's |det| within roundoff of zero, on the
+                # scale det's check uses: the product of the rows' largest entries times eps):
+                # the sign and the log are roundoff on both sides, so both logs must be that
+                # small and the signs are not compared. The others compare as usual.
+                with np.errstate(divide="ignore"):
+                    small = (np.sum(np.log(np.abs(v).max(axis=-1, initial=0) + 1e-300), axis=-1)
+                             + np.log(eps_of(cdt) * 64 * max(nn, 1)))
+                noise = np.asarray(wl <= small) if kind == "singular" else np.zeros(wl.shape, bool)
+                if noise.any() and isinstance(g, tuple) and np.shape(g[1]) == wl.shape:
+                    gl = np.asarray(g[1], np.float64)
+                    if not np.all(gl[noise] <= np.asarray(small)[noise] if np.ndim(small) else gl[noise] <= small):
+                        return "numerically singular member: log|det| %r, NumPy %r (roundoff scale %r)" % (
+                            gl[noise].ravel()[:1], wl[noise].ravel()[:1], np.asarray(small).ravel()[:1])
+                    gs, gl2 = np.array(g[0]), gl.copy()
+                    gs[noise], gl2[noise] = ws[noise], wl[noise]
+                    g = (gs, gl2.astype(np.asarray(g[1]).dtype))
+                return same(g[0], ws, e * 8, 1) or same(g[1], wl, e * 8, np.abs(wl) + 1)
             run(lib, dev, t, "linalg", fname, lambda: np.linalg.slogdet(v), nd_fn, check, what)
         elif f == "cholesky":
             up = int(rng.integers(2))
