@@ -13,8 +13,10 @@
  *   elementwise ops (nd__collapse_dims); byte offsets from the C-order linear index by peeling
  *   dimensions, in 64-bit arithmetic. The index `i` the operation sees is the C-order linear
  *   index over the broadcast shape on both paths.
- * The launch geometry matches the built-in ops': 256-thread blocks, at most 8 per
- * multiprocessor, grid-stride loops. Outputs are write-only in the operation (their old value
+ * The launch geometry: 256-thread blocks, one per 256 vectors (or elements), as many as the
+ * work needs up to the grid limit, past which the grid-stride loops take over (the built-in
+ * ops' one-shot grids: a grid of one resident wave ends with every block draining at once).
+ * Outputs are write-only in the operation (their old value
  * is not loaded), which keeps `z = x + y` at the built-in's memory traffic; an input that
  * overlaps an output without being the same view is copied first (NumPy's rule). */
 #include <stdio.h>
@@ -412,15 +414,13 @@ nd_status nd_elementwise_kernel_call(nd_elementwise_kernel *k, int nin, const nd
       }
       argv[j] = &val[j];
     }
-    int sms = 0;
     nd_launch_config cfg = {{1, 1, 1}, {256, 1, 1}, 0};
     nd__gen_instance *inst = NULL;
     st = nd__ew_instance_get(fn, k, &b, !contig, &inst);
-    if (st == ND_OK) st = nd__jit_sm_count(fn, &sms);
     if (st == ND_OK) {
       const int64_t per = contig && aligned ? 256 * (int64_t)b.vec : 256;
       int64_t blocks = (count + per - 1) / per;
-      if (blocks > (int64_t)sms * 8) blocks = (int64_t)sms * 8;
+      if (blocks > 0x7fffffff) blocks = 0x7fffffff;
       cfg.grid[0] = (unsigned)(blocks < 1 ? 1 : blocks);
       union {
         int i32;
