@@ -282,10 +282,22 @@ static int half_special(int op, float a, float b, const nd_kparams *p, double *r
 ND_REF_CARITH(cmul_f, cdiv_f, float, f)
 ND_REF_CARITH(cmul_d, cdiv_d, double, )
 
+/* The product as NumPy's multiply and square loops compute it on x86 with FMA (simd_cmul):
+ * each real product fused with the other, rounded one. power's integer path keeps the plain
+ * product above (scalar C in NumPy). */
+#define ND_REF_CFMUL(name, T, F)                                                          \
+  static void name(T ar, T ai, T br, T bi, T *r) {                                        \
+    const T p = ai * bi, q = ai * br;                                                     \
+    r[0] = fma##F(ar, br, -p);                                                            \
+    r[1] = fma##F(ar, bi, q);                                                             \
+  }
+ND_REF_CFMUL(cfmul_f, float, f)
+ND_REF_CFMUL(cfmul_d, double, )
+
 static int c_isnan(double re, double im) { return isnan(re) || isnan(im); }
 
 /* Complex ops in precision T (float for complex64); results into r[2], or a bool. */
-#define ND_REF_COMPLEX(name, T, F, CT, MUL, DIV, CMK)                                                  \
+#define ND_REF_COMPLEX(name, T, F, CT, MUL, FMUL, DIV, CMK)                                                  \
   static int name(int op, const T *a, const T *b, const T *c, const nd_kparams *p, T *r,          \
                   int *bres) {                                                                    \
     const CT z = CMK(a[0], a[1]), w = CMK(b[0], b[1]);                                  \
@@ -319,11 +331,11 @@ static int c_isnan(double re, double im) { return isnan(re) || isnan(im); }
       }                                                                                           \
       case ND_UFUNC_ADD: r[0] = a[0] + b[0]; r[1] = a[1] + b[1]; return 0;                        \
       case ND_UFUNC_SUBTRACT: r[0] = a[0] - b[0]; r[1] = a[1] - b[1]; return 0;                   \
-      case ND_UFUNC_MULTIPLY: MUL(a[0], a[1], b[0], b[1], r); return 0;                           \
+      case ND_UFUNC_MULTIPLY: FMUL(a[0], a[1], b[0], b[1], r); return 0;                           \
       case ND_UFUNC_DIVIDE: DIV(a[0], a[1], b[0], b[1], r); return 0;                             \
       case ND_UFUNC_NEGATIVE: r[0] = -a[0]; r[1] = -a[1]; return 0;                               \
       case ND_UFUNC_CONJUGATE: r[0] = a[0]; r[1] = -a[1]; return 0;                               \
-      case ND_UFUNC_SQUARE: MUL(a[0], a[1], a[0], a[1], r); return 0;                             \
+      case ND_UFUNC_SQUARE: FMUL(a[0], a[1], a[0], a[1], r); return 0;                             \
       case ND_UFUNC_ABSOLUTE: r[0] = hypot##F(a[0], a[1]); r[1] = 0; return 0;                    \
       case ND_UFUNC_REAL: r[0] = a[0]; r[1] = 0; return 0;                                        \
       case ND_UFUNC_IMAG: r[0] = a[1]; r[1] = 0; return 0;                                        \
@@ -458,8 +470,8 @@ static int c_isnan(double re, double im) { return isnan(re) || isnan(im); }
     r[1] = cimag##F(y);                                                                           \
     return 0;                                                                                     \
   }
-ND_REF_COMPLEX(cplx_f, float, f, float complex, cmul_f, cdiv_f, CMPLXF)
-ND_REF_COMPLEX(cplx_d, double, , double complex, cmul_d, cdiv_d, CMPLX)
+ND_REF_COMPLEX(cplx_f, float, f, float complex, cmul_f, cfmul_f, cdiv_f, CMPLXF)
+ND_REF_COMPLEX(cplx_d, double, , double complex, cmul_d, cfmul_d, cdiv_d, CMPLX)
 
 /* ---- integers and bool ------------------------------------------------------------------- */
 
