@@ -664,7 +664,7 @@ def dev_zero_size_average(shape, axes):
 
 
 DEV_COMPLEX_SPREAD = "of complex arrays with a real `dtype`"
-DEV_F16_QUANTILE = "of float16 arrays with several `q`"
+DEV_F16_QUANTILE = "of float16 and float32 arrays with several `q`"
 
 
 def dev_complex_spread(v, name, kwargs):
@@ -733,11 +733,12 @@ def dev_empty_int_mean(name, shape, axes, kwargs):
 
 
 def dev_f16_quantile(v, f, qs, axes, keep):
-    """quantile and percentile of float16 data with several q (a float64 result): NumPy
-    rounds b - a to float16 before interpolating; ndcuda interpolates from the exact values.
-    Excused when ndcuda's answer is NumPy's on the data converted to float64."""
+    """quantile and percentile of float16 and float32 data with several q (a float64
+    result): NumPy rounds b - a to the data's dtype before interpolating; ndcuda interpolates
+    from the exact values. Excused when ndcuda's answer is NumPy's on the data converted to
+    float64."""
     def d(st, got, want, e):
-        if v.dtype != np.float16 or not isinstance(qs, list) or st != OK or e is not None \
+        if v.dtype not in (np.float16, np.float32) or not isinstance(qs, list) or st != OK or e is not None \
                 or not isinstance(got, np.ndarray):
             return None
         with np.errstate(all="ignore"):
@@ -1505,12 +1506,12 @@ def fam_linalg(lib, dev, rng, n, t):
 
             def check(g, w):
                 ws, wl = np.asarray(w[0]), np.asarray(w[1])
-                # Numerically singular members (NumPy's |det| within roundoff of zero, on the
-                # scale det's check uses: the product of the rows' largest entries times eps):
+                # Numerically singular members (NumPy's |det| within roundoff of zero: below
+                # n eps times Hadamard's bound, the product of the rows' 2-norms):
                 # the sign and the log are roundoff on both sides, so both logs must be that
                 # small and the signs are not compared. The others compare as usual.
                 with np.errstate(divide="ignore"):
-                    small = (np.sum(np.log(np.abs(v).max(axis=-1, initial=0) + 1e-300), axis=-1)
+                    small = (np.sum(np.log(np.linalg.norm(v.astype(np.complex128), axis=-1) + 1e-300), axis=-1)
                              + np.log(eps_of(cdt) * 64 * max(nn, 1)))
                 noise = np.asarray(wl <= small) if kind == "singular" else np.zeros(wl.shape, bool)
                 if noise.any() and isinstance(g, tuple) and np.shape(g[1]) == wl.shape:
@@ -1733,7 +1734,8 @@ def main(argv):
     # Every deviation a predicate can excuse must be a row of docs/deviations.md (checked
     # here too, so that a reworded row shows on the host without a case that needs it).
     page = Deviations()
-    for key in (DEV_ZERO_SIZE_QUANTILE, DEV_ZERO_SIZE_AVERAGE, DEV_SINGULAR, DEV_COMPLEX_SPREAD, DEV_F16_QUANTILE):
+    for key in (DEV_ZERO_SIZE_QUANTILE, DEV_ZERO_SIZE_AVERAGE, DEV_SINGULAR, DEV_COMPLEX_SPREAD, DEV_F16_QUANTILE,
+                DEV_NARROW_SPREAD, DEV_EMPTY_INT_MEAN):
         t.case("deviations")
         if key not in page.text:
             t.fail("deviations", "'%s' is not a row of %s" % (key, page.PAGE))

@@ -297,8 +297,10 @@ def compare(name, got, want, args):
         if fix.any() or fix2.any():
             want = want.copy().ravel()
             want[fix] = np.inf + 1j * z.imag[fix].astype(real)
+            # (set part by part: inf + 1j * nan would be nan + nanj)
             gr = np.asarray(got).ravel().real
-            want[fix2] = np.where(np.isneginf(gr[fix2]), -np.inf, np.inf) + 1j * np.nan
+            want.real[fix2] = np.where(np.isneginf(gr[fix2]), -np.inf, np.inf)
+            want.imag[fix2] = np.nan
             want = want.reshape(got.shape)
     if dt.kind == "c":
         g, w = got.ravel(), want.ravel()
