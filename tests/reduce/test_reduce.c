@@ -1108,6 +1108,20 @@ START_TEST(test_average) {
                   "nd_average: Axis must be specified when shapes of a and weights differ.");
   ND_ASSERT_FAILS(nd_average(a, 1, (int64_t[]){0}, w1, 0, &avg, NULL), ND_ERR_SHAPE,
                   "Length of weights not compatible with specified axis");
+  /* With no outputs (a (0, 0) array over its last axis) NumPy still sums the 1-d weights, and
+   * empty weights sum to zero: it raises, and so must this. */
+  {
+    nd_array *e, *we;
+    int64_t e_shape[2] = {0, 0}, zero = 0;
+    ND_ASSERT_OK(nd_empty(2, e_shape, ND_FLOAT32, &e));
+    ND_ASSERT_OK(nd_empty(1, &zero, ND_FLOAT32, &we));
+    avg = NULL;
+    ND_ASSERT_FAILS(nd_average(e, 1, (int64_t[]){-1}, we, 0, &avg, NULL), ND_ERR_VALUE,
+                    "nd_average: Weights sum to zero, can't be normalized");
+    ck_assert_ptr_null(avg);
+    nd_array_release(we);
+    nd_array_release(e);
+  }
   nd_array_release(wz);
   nd_array_release(w1);
   nd_array_release(w);
