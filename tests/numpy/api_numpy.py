@@ -679,15 +679,19 @@ def dev_complex_spread(v, name, kwargs):
             return None
         kw = {k: x for k, x in kwargs.items() if k != "dtype"}
         with np.errstate(all="ignore"):
-            right = np.asarray(getattr(np, name)(v, **kw), np.float64)
-        g = got.astype(np.float64)
-        tol = 64 * float(np.finfo(dt).eps)
-        with np.errstate(all="ignore"):
-            if g.shape == right.shape and np.allclose(g, right, rtol=tol, atol=tol * float(np.nanmax(np.abs(right), initial=0)),
-                                                      equal_nan=True):
-                return DEV_COMPLEX_SPREAD
-        return None
+            right = getattr(np, name)(v, **kw)
+        return DEV_COMPLEX_SPREAD if same_spread(got, right, dt) else None
     return d
+
+
+def same_spread(got, right, dt):
+    """got is right (a var or std) to 64 ulp of dtype dt, relative to right's largest magnitude."""
+    right = np.asarray(right, np.float64)
+    tol = 64 * float(np.finfo(dt).eps)
+    with np.errstate(all="ignore"):
+        return got.shape == right.shape and np.allclose(got.astype(np.float64), right, rtol=tol,
+                                                        atol=tol * float(np.nanmax(np.abs(right), initial=0)),
+                                                        equal_nan=True)
 
 
 DEV_NARROW_SPREAD = "with a `dtype` narrower than the data"
@@ -704,13 +708,8 @@ def dev_narrow_spread(v, name, kwargs):
                 or not isinstance(got, np.ndarray) or np.finfo(dt).eps <= np.finfo(v.dtype).eps:
             return None
         with np.errstate(all="ignore"):
-            right = np.asarray(getattr(np, name)(v.astype(dt), **kwargs))
-        tol = 64 * float(np.finfo(dt).eps)
-        with np.errstate(all="ignore"):
-            if got.shape == right.shape and np.allclose(got.astype(np.float64), right.astype(np.float64), rtol=tol,
-                                                        atol=tol * float(np.nanmax(np.abs(right), initial=0)), equal_nan=True):
-                return DEV_NARROW_SPREAD
-        return None
+            right = getattr(np, name)(v.astype(dt), **kwargs)
+        return DEV_NARROW_SPREAD if same_spread(got, right, dt) else None
     return d
 
 
