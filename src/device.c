@@ -334,6 +334,8 @@ static void nd__driver_find(void) {
   ND__ENTRY(primary_ctx_release, "cuDevicePrimaryCtxRelease");
   ND__ENTRY(kernel_get_function, "cuKernelGetFunction");
   ND__ENTRY(stream_is_capturing, "cuStreamIsCapturing");
+  ND__ENTRY(memset_d16_async, "cuMemsetD16Async");
+  ND__ENTRY(memset_d32_async, "cuMemsetD32Async");
 #undef ND__ENTRY
 }
 

@@ -84,6 +84,9 @@ typedef struct nd__driver_api {
   CUresult (*primary_ctx_release)(CUdevice);
   CUresult (*kernel_get_function)(CUfunction *, CUkernel);
   CUresult (*stream_is_capturing)(CUstream, CUstreamCaptureStatus *);
+  /* fills of 16- and 32-bit patterns at the memset rate (kernels/copy.cu's nd_k_fill) */
+  CUresult (*memset_d16_async)(CUdeviceptr, unsigned short, size_t, CUstream);
+  CUresult (*memset_d32_async)(CUdeviceptr, unsigned int, size_t, CUstream);
 } nd__driver_api;
 
 /* The table (looked up on the first call; never NULL). */
