@@ -614,16 +614,23 @@ static nd_status nd__sizes(const char *fn, const nd_array *big, const char *bn,
   return ND_OK;
 }
 
-static nd_status nd__allgather_impl(nd_comm *comm, const nd_array *send, nd_array *recv) {
-  const char *fn = "nd_comm_allgather";
-  ND__API_SCOPE(fn);
+/* The checks of the collectives that move elements without reducing them (allgather,
+ * all-to-all): non-NULL arguments, a usable communicator, both arrays on its device (recv
+ * writable), one dtype. */
+static nd_status nd__copy_args(const char *fn, nd_comm *comm, const nd_array *send, nd_array *recv) {
   ND_CHECK_NULL(fn, comm);
   ND_CHECK_NULL(fn, send);
   ND_CHECK_NULL(fn, recv);
   ND_TRY(nd__check_comm(fn, comm));
   ND_TRY(nd__check_array(fn, comm, "send", send, 0));
   ND_TRY(nd__check_array(fn, comm, "recv", recv, 1));
-  ND_TRY(nd__same_dtype(fn, send, "send", recv, "recv"));
+  return nd__same_dtype(fn, send, "send", recv, "recv");
+}
+
+static nd_status nd__allgather_impl(nd_comm *comm, const nd_array *send, nd_array *recv) {
+  const char *fn = "nd_comm_allgather";
+  ND__API_SCOPE(fn);
+  ND_TRY(nd__copy_args(fn, comm, send, recv));
   ND_TRY(nd__sizes(fn, recv, "recv", send, "send", comm->nranks));
   comm_call c;
   nd__call_init(&c, ND__C_ALLGATHER, comm);
@@ -653,13 +660,7 @@ static nd_status nd__reduce_scatter_impl(nd_comm *comm, const nd_array *send, nd
 static nd_status nd__alltoall_impl(nd_comm *comm, const nd_array *send, nd_array *recv) {
   const char *fn = "nd_comm_alltoall";
   ND__API_SCOPE(fn);
-  ND_CHECK_NULL(fn, comm);
-  ND_CHECK_NULL(fn, send);
-  ND_CHECK_NULL(fn, recv);
-  ND_TRY(nd__check_comm(fn, comm));
-  ND_TRY(nd__check_array(fn, comm, "send", send, 0));
-  ND_TRY(nd__check_array(fn, comm, "recv", recv, 1));
-  ND_TRY(nd__same_dtype(fn, send, "send", recv, "recv"));
+  ND_TRY(nd__copy_args(fn, comm, send, recv));
   if (send->size != recv->size || send->size % comm->nranks != 0)
     return nd__error(ND_ERR_SHAPE, "%s: 'send' (%lld elements) and 'recv' (%lld elements) must "
                      "have the same size, a multiple of the %d ranks", fn,
