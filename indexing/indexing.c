@@ -292,6 +292,39 @@ static nd_status nd__ix_setup(const char *fn, const nd_array *a, int nidx, const
   return ND_OK;
 }
 
+/* The part a gather and a scatter share, once the plan is made and the stream chosen: the
+ * offsets array and the plan's views of a (nd__plan_views), ordered after the last uses of
+ * every operand (src and the index arrays read, the offsets and `into` written), then the
+ * offsets filled and the elements moved: into = a[idx] for a gather (src is a), a[idx] = src
+ * for a scatter (into is a). */
+static nd_status nd__ix_move(const char *fn, const nd__ixsetup *x, const nd_array *a, int nidx,
+                             const nd_array *const *idx, int mode, int flat, const nd_array *src,
+                             const nd_array *into, int scatter) {
+  const nd__ixplan *p = &x->p;
+  nd_array *off = NULL, *av = NULL, *offv = NULL;
+  nd_status st = nd__array_alloc(fn, p->bndim, p->bshape, ND_INT64, 'C', &off);
+  if (st == ND_OK) st = nd__plan_views(fn, p, a, flat, off, scatter, &av, &offv);
+  if (st == ND_OK) {
+    nd__sync sync;
+    nd__sync_init(&sync, x->s);
+    st = nd__sync_add(&sync, &src->buf->hz, ND__READ);
+    for (int k = 0; k < nidx && st == ND_OK; k++) st = nd__sync_add(&sync, &idx[k]->buf->hz, ND__READ);
+    if (st == ND_OK) st = nd__sync_add(&sync, &off->buf->hz, ND__WRITE);
+    if (st == ND_OK) st = nd__sync_add(&sync, &into->buf->hz, ND__WRITE);
+    if (st == ND_OK) st = nd__sync_begin(&sync);
+    if (st == ND_OK) {
+      st = nd__fill_offsets(fn, x->s, off, nidx, idx, x->bounds, x->mults, mode, flat ? a : NULL);
+      if (st == ND_OK) st = scatter ? nd__move(fn, x->s, av, src, offv, 1) : nd__move(fn, x->s, into, av, offv, 0);
+      nd_status e = nd__sync_end(&sync);
+      if (st == ND_OK) st = e;
+    }
+  }
+  nd_array_release(av);
+  nd_array_release(offv);
+  nd_array_release(off);
+  return st;
+}
+
 nd_status nd__gather(const char *fn, const nd_array *a, int nidx, const nd_array *const *idx,
                      const int64_t *axes, int front, int mode, int flat, int take_rule, nd_array *out,
                      nd_array **result) {
@@ -312,29 +345,7 @@ nd_status nd__gather(const char *fn, const nd_array *a, int nidx, const nd_array
   if (direct) dst = nd_array_retain(out);
   else ND_TRY(nd__array_alloc(fn, p->rndim, p->rshape, a->dtype, 'C', &dst));
   nd_status st = ND_OK;
-  if (rsize > 0) {
-    nd_array *off = NULL, *srcv = NULL, *offv = NULL;
-    st = nd__array_alloc(fn, p->bndim, p->bshape, ND_INT64, 'C', &off);
-    if (st == ND_OK) st = nd__plan_views(fn, p, a, flat, off, 0, &srcv, &offv);
-    if (st == ND_OK) {
-      nd__sync sync;
-      nd__sync_init(&sync, x.s);
-      st = nd__sync_add(&sync, &a->buf->hz, ND__READ);
-      for (int k = 0; k < nidx && st == ND_OK; k++) st = nd__sync_add(&sync, &idx[k]->buf->hz, ND__READ);
-      if (st == ND_OK) st = nd__sync_add(&sync, &off->buf->hz, ND__WRITE);
-      if (st == ND_OK) st = nd__sync_add(&sync, &dst->buf->hz, ND__WRITE);
-      if (st == ND_OK) st = nd__sync_begin(&sync);
-      if (st == ND_OK) {
-        st = nd__fill_offsets(fn, x.s, off, nidx, idx, x.bounds, x.mults, mode, flat ? a : NULL);
-        if (st == ND_OK) st = nd__move(fn, x.s, dst, srcv, offv, 0);
-        nd_status e = nd__sync_end(&sync);
-        if (st == ND_OK) st = e;
-      }
-    }
-    nd_array_release(srcv);
-    nd_array_release(offv);
-    nd_array_release(off);
-  }
+  if (rsize > 0) st = nd__ix_move(fn, &x, a, nidx, idx, mode, flat, a, dst, 0);
   if (st == ND_OK && out != NULL && !direct) {
     st = nd__assign(fn, out, dst);
     nd_array_release(dst);
@@ -388,29 +399,10 @@ nd_status nd__scatter(const char *fn, nd_array *a, int nidx, const nd_array *con
   int64_t cstr[ND_MAXDIMS];
   nd_status st = nd__broadcast_strides(fn, vnd, conv->shape + lead, conv->strides + lead, p->rndim,
                                        p->rshape, cstr);
-  nd_array *vv = NULL, *off = NULL, *dstv = NULL, *offv = NULL;
+  nd_array *vv = NULL;
   if (st == ND_OK) st = nd__array_view(fn, conv, p->rndim, p->rshape, cstr, conv->offset, 0, &vv);
-  if (st == ND_OK) st = nd__array_alloc(fn, p->bndim, p->bshape, ND_INT64, 'C', &off);
-  if (st == ND_OK) st = nd__plan_views(fn, p, a, flat, off, 1, &dstv, &offv);
-  if (st == ND_OK) {
-    nd__sync sync;
-    nd__sync_init(&sync, x.s);
-    st = nd__sync_add(&sync, &conv->buf->hz, ND__READ);
-    for (int k = 0; k < nidx && st == ND_OK; k++) st = nd__sync_add(&sync, &idx[k]->buf->hz, ND__READ);
-    if (st == ND_OK) st = nd__sync_add(&sync, &off->buf->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_add(&sync, &a->buf->hz, ND__WRITE);
-    if (st == ND_OK) st = nd__sync_begin(&sync);
-    if (st == ND_OK) {
-      st = nd__fill_offsets(fn, x.s, off, nidx, idx, x.bounds, x.mults, mode, flat ? a : NULL);
-      if (st == ND_OK) st = nd__move(fn, x.s, dstv, vv, offv, 1);
-      nd_status e = nd__sync_end(&sync);
-      if (st == ND_OK) st = e;
-    }
-  }
+  if (st == ND_OK) st = nd__ix_move(fn, &x, a, nidx, idx, mode, flat, vv, a, 1);
   nd_array_release(vv);
-  nd_array_release(dstv);
-  nd_array_release(offv);
-  nd_array_release(off);
   nd_array_release(conv);
   return st;
 }
