@@ -9,6 +9,12 @@ Cases (each timed the same way for the three libraries):
   slice_view        a[10:500], a basic slice (a view, no device work)
   matmul_16_f32     a 16x16 float32 matrix product
 
+Beside them, ndcuda's own C share of the add, timed in the same process by a loop in the
+extension (no Python per call): `add_1000_f32 C` makes a new result and releases it as the
+operator does, `add_1000_f32 C out` writes into an existing array (dispatch and launch only,
+the floor of any op that launches a kernel). The operator's time less `C` is what the Python
+layer adds; `C` less `C out` is the result's allocation and release.
+
 Method: per case, 5 warm-up batches, then 21 batches of 256 calls each timed with
 time.perf_counter and divided by 256; the device is synchronised between batches (not inside
 one), so a batch measures what a Python loop pays per call while the GPU keeps up. The
@@ -30,17 +36,18 @@ REPS = 21
 WARMUP = 5
 
 
-def timeit(fn, sync):
+def timeit(fn, sync, batch_fn=None):
+    """Median and minimum us per call of fn over REPS batches of BATCH calls; batch_fn(n), when
+    given, makes the n calls itself (a loop in C)."""
+    run = batch_fn if batch_fn is not None else lambda n: [fn() for _ in range(n)]
     for _ in range(WARMUP):
-        for _ in range(BATCH):
-            fn()
+        run(BATCH)
         sync()
     times = []
     for _ in range(REPS):
         sync()
         t0 = time.perf_counter()
-        for _ in range(BATCH):
-            fn()
+        run(BATCH)
         t1 = time.perf_counter()
         sync()
         times.append((t1 - t0) / BATCH * 1e6)
@@ -58,6 +65,19 @@ def cases_ndcuda():
         "sum_1000_f32": lambda: a.sum(),
         "slice_view": lambda: a[10:500],
         "matmul_16_f32": lambda: m @ m,
+    }
+
+
+def c_cases_ndcuda():
+    """The C library's share of the small add, looped in the extension (see the docstring)."""
+    import ndcuda as nd
+    from ndcuda import _core
+    a = nd.asarray(np.random.default_rng(0).random(1000, dtype=np.float32))
+    b = nd.asarray(np.random.default_rng(1).random(1000, dtype=np.float32))
+    c = nd.empty_like(a)
+    return nd.synchronize, {
+        "add_1000_f32 C": lambda n: _core._c_add_loop(a, b, None, n),
+        "add_1000_f32 C out": lambda n: _core._c_add_loop(a, b, c, n),
     }
 
 
@@ -107,13 +127,18 @@ def main():
             continue
         for name, fn in cases.items():
             results[(lib, name)] = timeit(fn, sync)
+        if lib == "ndcuda":
+            sync, loops = c_cases_ndcuda()
+            for name, loop in loops.items():
+                results[(lib, name)] = timeit(None, sync, batch_fn=loop)
     try:
         import torch
         gpu = torch.cuda.get_device_name()
     except Exception:  # noqa: BLE001 - the name is informative only
         gpu = "unknown GPU"
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    names = ["add_1000_f32", "sum_1000_f32", "slice_view", "matmul_16_f32"]
+    names = ["add_1000_f32", "sum_1000_f32", "slice_view", "matmul_16_f32", "add_1000_f32 C",
+             "add_1000_f32 C out"]
     lines = [f"Python per-call overhead, {gpu}, {date}, Python {sys.version.split()[0]}",
              "", "| case | ndcuda us | CuPy us | PyTorch us | ndcuda/CuPy |",
              "|---|---|---|---|---|"]
@@ -123,7 +148,8 @@ def main():
         cp_ = results.get(("cupy", n), (float("nan"),) * 2)
         th_ = results.get(("torch", n), (float("nan"),) * 2)
         ratio = nd_[0] / cp_[0] if cp_[0] == cp_[0] else float("nan")
-        lines.append(f"| {n} | {nd_[0]:.2f} | {cp_[0]:.2f} | {th_[0]:.2f} | {ratio:.2f} |")
+        fmt = lambda v: "-" if v != v else f"{v:.2f}"  # noqa: E731 - NaN: no such case
+        lines.append(f"| {n} | {fmt(nd_[0])} | {fmt(cp_[0])} | {fmt(th_[0])} | {fmt(ratio)} |")
         rows.append([n, nd_[0], nd_[1], cp_[0], cp_[1], th_[0], th_[1], ratio])
     print("\n".join(lines))
     if args.out:

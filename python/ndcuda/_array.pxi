@@ -1326,3 +1326,26 @@ cdef object _matmul_op(ndarray self, object other, bint reflected):
     else:
         _check(nd_matmul(self._a, o._a, &res))
     return _wrap(res)
+
+
+def _c_add_loop(ndarray a not None, ndarray b not None, ndarray out, Py_ssize_t n):
+    """Runs a + b n times from C, as `a + b` does from Python (a new result each time, released
+    at once) or, with out given, into out (no allocation): the C library's share of the
+    operator's cost, timed by bench/python_overhead.py in the same process. Not public."""
+    cdef nd_operand ops[2]
+    cdef nd_array *res
+    cdef nd_array *o = NULL if out is None else out._a
+    cdef nd_status st = ND_OK
+    cdef Py_ssize_t i
+    ops[0].kind = ND_OPERAND_ARRAY
+    ops[0].array = a._a
+    ops[1].kind = ND_OPERAND_ARRAY
+    ops[1].array = b._a
+    for i in range(n):
+        res = NULL
+        st = nd_ufunc_call(ND_UFUNC_ADD, 2, ops, o, NULL if o != NULL else &res)
+        if st != ND_OK:
+            break
+        nd_array_release(res)
+    if st != ND_OK:
+        _raise(st)

@@ -996,3 +996,18 @@ def test_devices_and_copies_between_them():
     assert nd.Device(0) == a.device and a.to_device(0) is a
     np.testing.assert_array_equal(nd.asnumpy(b.to_device(0)), h[::-1])
     nd.Device(1).synchronize()
+
+
+def test_c_add_loop_of_the_overhead_bench():
+    # bench/python_overhead.py times the C library's share of `a + b` with this loop.
+    from ndcuda import _core
+    a = nd.asarray(np.arange(1000, dtype=np.float32))
+    b = nd.asarray(np.full(1000, 0.5, np.float32))
+    out = nd.zeros(1000, dtype=np.float32)
+    _core._c_add_loop(a, b, None, 3)
+    _core._c_add_loop(a, b, out, 2)
+    np.testing.assert_array_equal(out.get(), np.arange(1000, dtype=np.float32) + 0.5)
+    with pytest.raises(ValueError, match="nd_add"):
+        _core._c_add_loop(a, nd.zeros(7, dtype=np.float32), None, 1)
+    with pytest.raises(TypeError):
+        _core._c_add_loop(a, None, None, 1)
