@@ -193,6 +193,7 @@ int bench_sweep(bench_ctx *ctx, FILE *out);
 /* Bare-launch baselines (bench_bare.cu): one thread stores value to p[0..n). */
 cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cudaStream_t stream);
 cudaError_t bench_bare_fill_f32_driver(float *p, int64_t n, float value, cudaStream_t stream);
+cudaError_t bench_bare_memset_d32(void *p, size_t n, unsigned value, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -39,3 +39,19 @@ extern "C" cudaError_t bench_bare_fill_f32_driver(float *p, int64_t n, float val
   void *args[] = {&p, &n, &value};
   return (cudaError_t)launch((CUfunction)kernel, 1, 1, 1, threads, 1, 1, 0, (CUstream)stream, args, NULL);
 }
+
+/* A bare cuMemsetD32Async of n 32-bit words (the driver call nd_array_fill makes for a
+ * four-byte value), entry point found once. Returns cudaErrorNotSupported without it. */
+typedef CUresult (*bench_cu_memset32_fn)(CUdeviceptr, unsigned, size_t, CUstream);
+
+extern "C" cudaError_t bench_bare_memset_d32(void *p, size_t n, unsigned value, cudaStream_t stream) {
+  static bench_cu_memset32_fn memset32 = NULL;
+  if (memset32 == NULL) {
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult q;
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuMemsetD32Async", &fn, 12000, cudaEnableDefault, &q);
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) return e != cudaSuccess ? e : cudaErrorNotSupported;
+    memset32 = (bench_cu_memset32_fn)fn;
+  }
+  return (cudaError_t)memset32((CUdeviceptr)p, value, n, (CUstream)stream);
+}

@@ -1,11 +1,14 @@
 /* Benchmark cases of streams and automatic cross-stream ordering (issue 4).
  *
  * - stream.tiny_fill: host time per op of a same-stream chain of nd_array_fill on a 1-element
- *   float32 array, next to the bare launch of an equivalent kernel (runtime <<<>>>, and the
- *   driver's cuLaunchKernel with the kernel's handle) and a bare 4-byte cudaMemsetAsync on the
- *   same stream; the .overhead row is per_op minus the bare <<<>>> kernel, the cost of argument
- *   checks, dispatch and hazard tracking, as the median of the differences of paired batches
- *   (one of each, back to back); .overhead_vs_driver the same against the driver launch.
+ *   float32 array (per_op: a four-byte value, which the library writes with the driver's
+ *   cuMemsetD32Async) and on a 1-element float64 array (per_op_kernel: its store kernel), next
+ *   to the bare launch of an equivalent kernel (runtime <<<>>>, and the driver's cuLaunchKernel
+ *   with the kernel's handle), a bare 4-byte cudaMemsetAsync and a bare cuMemsetD32Async on
+ *   the same stream; the .overhead row is per_op_kernel minus the bare <<<>>> kernel, the cost
+ *   of argument checks, dispatch and hazard tracking, as the median of the differences of
+ *   paired batches (one of each, back to back); .overhead_vs_driver the same against the
+ *   driver launch, .overhead_memset per_op against the bare cuMemsetD32Async.
  * - stream.handoff: host time per fill of a 1024-element array when consecutive fills
  *   alternate between two streams (each fill waits for the other stream's write) against the
  *   same loop on one stream; .extra is the difference, the cost of one hand-off.
@@ -25,13 +28,27 @@
 /* ---- tiny ops: tracking overhead ---------------------------------------------------------- */
 
 typedef struct tiny_arg {
-  nd_array *a;
+  nd_array *a; /* 1 float32: nd_array_fill takes the driver's cuMemsetD32Async */
+  nd_array *k; /* 1 float64: an eight-byte value, nd_array_fill launches its store kernel */
   float *ptr;
 } tiny_arg;
 
 static int tiny_nd(bench_ctx *ctx, void *p) {
   tiny_arg *g = p;
   for (int i = 0; i < PER_BATCH; i++) BENCH_ND(nd_array_fill(g->a, nd_scalar_float(2.5)));
+  return 0;
+}
+static int tiny_nd_kernel(bench_ctx *ctx, void *p) {
+  tiny_arg *g = p;
+  for (int i = 0; i < PER_BATCH; i++) BENCH_ND(nd_array_fill(g->k, nd_scalar_float(2.5)));
+  return 0;
+}
+static int tiny_bare_memset_d32(bench_ctx *ctx, void *p) {
+  tiny_arg *g = p;
+  const float v = 2.5f;
+  unsigned bits;
+  memcpy(&bits, &v, sizeof bits);
+  for (int i = 0; i < PER_BATCH; i++) BENCH_CU(bench_bare_memset_d32(g->ptr, 1, bits, ctx->cu));
   return 0;
 }
 static int tiny_bare_kernel(bench_ctx *ctx, void *p) {
@@ -50,19 +67,18 @@ static int tiny_bare_memset(bench_ctx *ctx, void *p) {
   return 0;
 }
 
-/* Reads the single element back and compares (the fills must have happened). */
+/* Reads the single element back (float32 or float64) and compares: the fills must have
+ * happened. */
 static int tiny_expect(bench_ctx *ctx, const nd_array *a, float want) {
-  int64_t n = nd_array_size(a);
-  float *got = malloc((size_t)n * sizeof *got);
-  if (got == NULL) return bench_fail(ctx, "out of host memory");
-  nd_status st = nd_array_to_host(a, got, (size_t)n * sizeof *got);
-  int64_t bad = -1;
-  for (int64_t i = 0; st == ND_OK && i < n && bad < 0; i++)
-    if (got[i] != want) bad = i;
-  float seen = bad >= 0 ? got[bad] : want;
-  free(got);
-  BENCH_ND(st);
-  if (bad >= 0) return bench_fail(ctx, "check: element %lld is %g, expected %g", (long long)bad, (double)seen, (double)want);
+  double got = 0;
+  if (nd_array_dtype(a) == ND_FLOAT64) {
+    BENCH_ND(nd_array_to_host(a, &got, sizeof got));
+  } else {
+    float f = 0;
+    BENCH_ND(nd_array_to_host(a, &f, sizeof f));
+    got = f;
+  }
+  if (got != (double)want) return bench_fail(ctx, "check: the element is %g, expected %g", got, (double)want);
   return 0;
 }
 
@@ -70,8 +86,8 @@ static int tiny_expect(bench_ctx *ctx, const nd_array *a, float want) {
  * back (in alternating order) and keeps their difference, so slow drifts of the host (clock,
  * other load) that separate two medians cancel; the median difference over 4 nb + 1 rounds is
  * the figure. */
-static int paired_overhead(bench_ctx *ctx, tiny_arg *g, int (*bare)(bench_ctx *, void *), int nb,
-                           double *med) {
+static int paired_overhead(bench_ctx *ctx, tiny_arg *g, int (*op)(bench_ctx *, void *),
+                           int (*bare)(bench_ctx *, void *), int nb, double *med) {
   const int rounds = 4 * nb + 1;
   double *diff = malloc((size_t)rounds * sizeof *diff);
   if (diff == NULL) return bench_fail(ctx, "out of host memory");
@@ -80,7 +96,7 @@ static int paired_overhead(bench_ctx *ctx, tiny_arg *g, int (*bare)(bench_ctx *,
     for (int h = 0; h < 2; h++) {
       const int lib = (h == 0) == (r % 2 == 0);
       double t0 = bench_now_us();
-      int rc = lib ? tiny_nd(ctx, g) : bare(ctx, g);
+      int rc = lib ? op(ctx, g) : bare(ctx, g);
       double t1 = bench_now_us();
       cudaError_t e = cudaDeviceSynchronize();
       if (rc != 0 || e != cudaSuccess) {
@@ -100,16 +116,23 @@ static int paired_overhead(bench_ctx *ctx, tiny_arg *g, int (*bare)(bench_ctx *,
 static int measure_tiny(bench_ctx *ctx, bench_state *st) {
   int64_t one = 1;
   BENCH_ND(nd_empty(1, &one, ND_FLOAT32, &st->arr[0]));
-  tiny_arg g = {st->arr[0], nd_array_data(st->arr[0])};
-  double nd_med, nd_min, k_med, k_min, m_med, m_min;
+  BENCH_ND(nd_empty(1, &one, ND_FLOAT64, &st->arr[1]));
+  tiny_arg g = {st->arr[0], st->arr[1], nd_array_data(st->arr[0])};
+  double nd_med, nd_min, nk_med, nk_min, k_med, k_min, m_med, m_min, md_med, md_min;
   int nb = ctx->host_batches;
   char note[BENCH_NOTE_MAX];
 
   BENCH_ND(nd_array_fill(g.a, nd_scalar_float(-1.0)));
   if (bench_time_host(ctx, tiny_nd, NULL, &g, PER_BATCH, nb, &nd_med, &nd_min) != 0) return -1;
   if (tiny_expect(ctx, g.a, 2.5f) != 0) return -1;
-  snprintf(note, sizeof note, "nd_array_fill on 1 float32, chains of %d on one stream", PER_BATCH);
+  snprintf(note, sizeof note, "nd_array_fill on 1 float32 (a driver memset), chains of %d on one stream", PER_BATCH);
   bench_emit_time(ctx, "per_op", "host", nd_med, nd_min, nb, 0, note);
+
+  BENCH_ND(nd_array_fill(g.k, nd_scalar_float(-1.0)));
+  if (bench_time_host(ctx, tiny_nd_kernel, NULL, &g, PER_BATCH, nb, &nk_med, &nk_min) != 0) return -1;
+  if (tiny_expect(ctx, g.k, 2.5f) != 0) return -1;
+  snprintf(note, sizeof note, "nd_array_fill on 1 float64 (its store kernel), chains of %d on one stream", PER_BATCH);
+  bench_emit_time(ctx, "per_op_kernel", "host", nk_med, nk_min, nb, 0, note);
 
   /* The bare baselines write the buffer behind the library's back: fine here, nothing else
    * uses it, and everything is on the one stream. */
@@ -123,6 +146,11 @@ static int measure_tiny(bench_ctx *ctx, bench_state *st) {
   if (tiny_expect(ctx, g.a, 0.0f) != 0) return -1;
   bench_emit_time(ctx, "bare_memset", "host", m_med, m_min, nb, 0, "cudaMemsetAsync of 4 bytes");
 
+  if (bench_time_host(ctx, tiny_bare_memset_d32, NULL, &g, PER_BATCH, nb, &md_med, &md_min) != 0) return -1;
+  if (tiny_expect(ctx, g.a, 2.5f) != 0) return -1;
+  bench_emit_time(ctx, "bare_memset_d32", "host", md_med, md_min, nb, 0,
+                  "the driver's cuMemsetD32Async of one word, as nd_array_fill makes it");
+
   BENCH_ND(nd_array_fill(g.a, nd_scalar_float(-1.0)));
   BENCH_CU(cudaStreamSynchronize(ctx->cu));
   double d_med, d_min;
@@ -131,14 +159,21 @@ static int measure_tiny(bench_ctx *ctx, bench_state *st) {
   bench_emit_time(ctx, "bare_driver", "host", d_med, d_min, nb, 0,
                   "the same kernel through cuLaunchKernel with its handle taken once");
 
-  double o_med, od_med;
-  if (paired_overhead(ctx, &g, tiny_bare_kernel, nb, &o_med) != 0) return -1;
-  snprintf(note, sizeof note, "median over %d paired batches of (per_op - bare_kernel); medians "
-           "apart: %.3f us (target <= 0.1 us)", 4 * nb + 1, nd_med - k_med);
+  /* The library's own cost (checks, dispatch, hazard tracking) over the bare call of the same
+   * kind: the kernel path against the bare launches, the memset path against the bare
+   * driver memset. */
+  double o_med, od_med, om_med;
+  if (paired_overhead(ctx, &g, tiny_nd_kernel, tiny_bare_kernel, nb, &o_med) != 0) return -1;
+  snprintf(note, sizeof note, "median over %d paired batches of (per_op_kernel - bare_kernel); medians "
+           "apart: %.3f us (target <= 0.1 us)", 4 * nb + 1, nk_med - k_med);
   bench_emit_time(ctx, "overhead", "host", o_med, NAN, 4 * nb + 1, 0, note);
-  if (paired_overhead(ctx, &g, tiny_bare_driver, nb, &od_med) != 0) return -1;
-  snprintf(note, sizeof note, "the same against bare_driver; medians apart: %.3f us", nd_med - d_med);
+  if (paired_overhead(ctx, &g, tiny_nd_kernel, tiny_bare_driver, nb, &od_med) != 0) return -1;
+  snprintf(note, sizeof note, "the same against bare_driver; medians apart: %.3f us", nk_med - d_med);
   bench_emit_time(ctx, "overhead_vs_driver", "host", od_med, NAN, 4 * nb + 1, 0, note);
+  if (paired_overhead(ctx, &g, tiny_nd, tiny_bare_memset_d32, nb, &om_med) != 0) return -1;
+  snprintf(note, sizeof note, "per_op (the memset path) against bare_memset_d32, paired; medians apart: %.3f us",
+           nd_med - md_med);
+  bench_emit_time(ctx, "overhead_memset", "host", om_med, NAN, 4 * nb + 1, 0, note);
   return 0;
 }
 

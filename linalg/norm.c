@@ -29,6 +29,10 @@ static nd_dtype nd__norm_dtype(nd_dtype dt) {
 /* Reduces x over its last axis into a fresh array of dtype dt. */
 static nd_status nd__reduce_new(const char *fn, int op, int post, double p, const nd_array *x, nd_dtype dt,
                                 nd_array **out) {
+  /* A minimum over nothing has no value: NumPy raises for it, whatever the other axes. */
+  if (op == ND_LK_MIN_ABS && x->shape[x->ndim - 1] == 0)
+    return nd__error(ND_ERR_VALUE, "%s: zero-size array to reduction operation minimum which has no identity "
+                     "(this order takes a minimum over an axis of length 0)", fn);
   nd_array *r;
   ND_TRY(nd__array_alloc(fn, x->ndim - 1, x->shape, dt, 'C', &r));
   nd_status st = nd__linalg_reduce_last(fn, op, post, p, x, r);

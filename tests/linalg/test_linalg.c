@@ -1971,6 +1971,52 @@ static double scalar_of(const nd_array *r) {
   return v;
 }
 
+/* A minimum over an axis of length 0 raises, as in NumPy (np.linalg.norm(np.zeros((0, 0)), -1)
+ * is "zero-size array to reduction operation minimum which has no identity"); the other
+ * orders of empty matrices, and minima over non-empty axes of them, are 0 or empty. */
+START_TEST(test_norm_empty_minimum) {
+  static const struct {
+    int nd;
+    int64_t shape[3];
+    double ord;
+    int fails;
+  } C[] = {
+      {2, {0, 0}, -1.0, 1},      {2, {0, 0}, -2.0, 1},     {2, {0, 0}, -INFINITY, 1},
+      {2, {0, 3}, -1.0, 0},      {2, {0, 3}, -2.0, 1},     {2, {0, 3}, -INFINITY, 1},
+      {2, {3, 0}, -1.0, 1},      {2, {3, 0}, -2.0, 1},     {2, {3, 0}, -INFINITY, 0},
+      {3, {2, 0, 0}, -1.0, 1},   {3, {0, 3, 3}, -1.0, 0},  {3, {0, 3, 3}, -INFINITY, 0},
+      {2, {0, 0}, 1.0, 0},       {2, {0, 0}, 2.0, 0},      {2, {0, 0}, INFINITY, 0},
+      {2, {3, 0}, ND_NORM_NUC, 0},
+  };
+  for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+    nd_array *x = NULL, *r = NULL;
+    ND_ASSERT_OK(nd_zeros(C[i].nd, C[i].shape, ND_FLOAT64, &x));
+    const int64_t axes[2] = {C[i].nd - 2, C[i].nd - 1};
+    nd_status st = nd_linalg_norm(x, C[i].ord, 2, axes, 0, &r);
+    if (C[i].fails) {
+      ck_assert_msg(st == ND_ERR_VALUE, "case %zu: status %d", i, (int)st);
+      ck_assert(strstr(nd_last_error(), "nd_linalg_norm") != NULL);
+      ck_assert(strstr(nd_last_error(), "minimum") != NULL);
+      ck_assert(r == NULL);
+    } else {
+      ck_assert_msg(st == ND_OK, "case %zu: %s", i, nd_last_error());
+      ck_assert_int_eq(nd_array_size(r), C[i].nd == 3 ? 0 : 1);
+      if (nd_array_size(r) == 1) ck_assert(scalar_of(r) == 0.0);
+    }
+    nd_array_release(r);
+    nd_array_release(x);
+  }
+  /* a vector: -inf is a minimum over its one axis */
+  nd_array *v = NULL, *r = NULL;
+  ND_ASSERT_OK(nd_zeros(1, SHAPE(0), ND_FLOAT64, &v));
+  ND_ASSERT_FAILS(nd_linalg_norm(v, -INFINITY, 0, NULL, 0, &r), ND_ERR_VALUE, "minimum");
+  ND_ASSERT_OK(nd_linalg_norm(v, INFINITY, 0, NULL, 0, &r));
+  ck_assert(scalar_of(r) == 0.0);
+  nd_array_release(r);
+  nd_array_release(v);
+}
+END_TEST
+
 START_TEST(test_norm) {
   dc h[6] = {3, -4, 0, 1, 2 * I, -2};
   nd_array *x = upload(h, 2, SHAPE(2, 3), ND_COMPLEX128), *r = NULL;
@@ -2168,6 +2214,7 @@ static Suite *suite(void) {
   tcase_add_test(td, test_svd);
   tcase_add_test(td, test_eigh);
   tcase_add_test(td, test_norm);
+  tcase_add_test(td, test_norm_empty_minimum);
   tcase_add_test(td, test_cond_rank_pinv_lstsq);
   tcase_add_test(td, test_numpy_fidelity);
   suite_add_tcase(s, td);

@@ -294,13 +294,19 @@ def compare(name, got, want, args):
         z = np.broadcast_to(np.asarray(args[0]), want.shape).ravel()
         fix = np.isposinf(z.real) & (z.imag == 0)
         fix2 = np.isposinf(z.real) & ~np.isfinite(z.imag)
-        if fix.any() or fix2.any():
+        # -inf + infj and -inf + nanj: the standard's -1 +- 0j (the sign of the zero
+        # unspecified), where NumPy gives nan + nanj.
+        fix3 = np.isneginf(z.real) & ~np.isfinite(z.imag)
+        if fix.any() or fix2.any() or fix3.any():
             want = want.copy().ravel()
             want[fix] = np.inf + 1j * z.imag[fix].astype(real)
             # (set part by part: inf + 1j * nan would be nan + nanj)
             gr = np.asarray(got).ravel().real
             want.real[fix2] = np.where(np.isneginf(gr[fix2]), -np.inf, np.inf)
             want.imag[fix2] = np.nan
+            gi = np.asarray(got).ravel().imag
+            want.real[fix3] = -1.0
+            want.imag[fix3] = np.where(gi[fix3] == 0, gi[fix3], 0.0)
             want = want.reshape(got.shape)
     if dt.kind == "c":
         g, w = got.ravel(), want.ravel()
