@@ -28,6 +28,8 @@
 #ifndef ND_REDUCE_CORE_CUH
 #define ND_REDUCE_CORE_CUH
 
+#include <type_traits>
+
 #include "kernels/launch.cuh"
 #include "reduce/reduce_ops.cuh"
 
@@ -166,8 +168,23 @@ __device__ __forceinline__ typename Op::Acc consume16(const Op &op, typename Op:
   return acc;
 }
 
-/* Contiguous rows of a typed input: aligned 16-byte loads, four per lane in flight, with a
- * scalar head up to the first 16-byte boundary and a scalar tail. */
+/* How many 16-byte loads a lane of row_vector keeps in flight for Op: 8 unless Op says
+ * otherwise (Op::kLoads: 4 for the ops whose state, eight loads and the loop did not fit the
+ * registers of four blocks of 256 threads without spilling). */
+template <class Op, class = void>
+struct row_loads {
+  static constexpr int value = 8;
+};
+template <class Op>
+struct row_loads<Op, std::void_t<decltype(Op::kLoads)>> {
+  static constexpr int value = Op::kLoads;
+};
+
+/* Contiguous rows of a typed input: aligned 16-byte loads, eight per lane in flight (128
+ * bytes a lane, 128 KB an SM at four blocks of 256: a streaming read needs tens of KB in
+ * flight per SM to cover the memory latency, and a batch of loads drains to nothing before
+ * the next is issued; see row_loads), then four, with a scalar head up to the first 16-byte
+ * boundary and a scalar tail. */
 template <class Op, class Ld>
 __device__ __forceinline__ typename Op::Acc row_vector(const Op &op, const char *base,
                                                        const typename Op::Row &r, int64_t k0,
@@ -184,6 +201,15 @@ __device__ __forceinline__ typename Op::Acc row_vector(const Op &op, const char 
   const int64_t nv = (k1 - kv) / VE;
   const uint4 *vp = (const uint4 *)(p + kv);
   int64_t v = lane;
+  if constexpr (row_loads<Op>::value == 8) {
+    for (; v + 7 * lanes < nv; v += 8 * lanes) {
+      uint4 q[8];
+#pragma unroll
+      for (int j = 0; j < 8; j++) q[j] = __ldg(vp + v + j * lanes);
+#pragma unroll
+      for (int j = 0; j < 8; j++) acc = consume16<Op, T>(op, acc, q[j], kv + (v + j * lanes) * VE, r);
+    }
+  }
   for (; v + 3 * lanes < nv; v += 4 * lanes) {
     uint4 q0 = __ldg(vp + v), q1 = __ldg(vp + v + lanes), q2 = __ldg(vp + v + 2 * lanes),
           q3 = __ldg(vp + v + 3 * lanes);

@@ -316,6 +316,7 @@ struct Pair {
  * typed fast paths) leave the NaN-skipping branch out. */
 template <class V, bool PROPAGATE = false>
 struct OpExtrema {
+  static constexpr int kLoads = 4; /* see row_loads in reduce_core.cuh */
   typedef V Val;
   typedef Pair<V> Acc;
   typedef NoRow Row;
