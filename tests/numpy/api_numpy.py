@@ -774,13 +774,15 @@ def dev_f16_quantile(v, f, qs, axes, keep):
 ND_ERR_SINGULAR = 18
 
 
-def dev_singular(kind, n, f, eps):
+def dev_singular(kind, n, f, eps, p=None):
     """For an exactly singular input (the "singular" generator only): NumPy's LAPACK may
     pivot on roundoff and answer where cuSOLVER finds an exact zero pivot, or the reverse.
     solve and inv: ndcuda's ND_ERR_SINGULAR where NumPy answers, or an answer where NumPy
     raises LinAlgError; cond: ndcuda's inf (or a value past 1/eps) where NumPy gives a finite
-    number from its roundoff inverse. (The generator makes a matrix singular by repeating
-    its first row, so only when n > 1.)"""
+    number from its roundoff inverse, and any answer for the orders that take a minimum
+    (p = -1, -2, -inf: the smallest column or row sum of a roundoff inverse, or the ratio of a
+    roundoff singular value to the largest, are roundoff on both sides). (The generator makes
+    a matrix singular by repeating its first row, so only when n > 1.)"""
     def d(st, got, want, e):
         if kind != "singular" or n < 2:
             return None
@@ -788,6 +790,8 @@ def dev_singular(kind, n, f, eps):
             if (e is None and st == ND_ERR_SINGULAR) or (isinstance(e, np.linalg.LinAlgError) and st == OK):
                 return DEV_SINGULAR
         elif f == "cond" and e is None and st == OK and isinstance(got, np.ndarray) and got.shape == want.shape:
+            if p is not None and p in (-1, -2, -np.inf):
+                return DEV_SINGULAR
             g = np.abs(got.astype(np.float64))
             w = np.abs(np.asarray(want, np.float64))
             with np.errstate(all="ignore"):
@@ -1516,8 +1520,15 @@ def fam_linalg(lib, dev, rng, n, t):
             run(lib, dev, t, "linalg", fname, lambda: np.linalg.solve(v, b), lambda: result_call(dev, lib.nd_linalg_solve, h, bh),
                 check, what + " b %s %s" % (b.shape, b.dtype), deviation=dev_singular(kind, nn, f, eps_of(cdt)))
         elif f == "det":
+            def check(g, w):
+                if kind == "singular" and nn > 1:
+                    # exactly singular: both dets are roundoff, below n eps times Hadamard's
+                    # bound (the product of the rows' 2-norms), so within that of each other
+                    hb = np.prod(np.linalg.norm(v.astype(np.complex128), axis=-1), axis=-1)
+                    return same(g, w, 1.0, np.abs(w) * e * 4 + hb * eps_of(cdt) * 64 * nn)
+                return same(g, w, e * 4, np.abs(w) + np.prod(np.abs(v).max(axis=-1, initial=0) + 1e-300, axis=-1) * eps_of(cdt))
             run(lib, dev, t, "linalg", fname, lambda: np.asarray(np.linalg.det(v)), lambda: result_call(dev, lib.nd_linalg_det, h),
-                lambda g, w: same(g, w, e * 4, np.abs(w) + np.prod(np.abs(v).max(axis=-1, initial=0) + 1e-300, axis=-1) * eps_of(cdt)), what)
+                check, what)
         elif f == "slogdet":
             def nd_fn():
                 s, l = C.c_void_p(), C.c_void_p()
@@ -1608,7 +1619,7 @@ def fam_linalg(lib, dev, rng, n, t):
                 return same(gg.astype(w.dtype), ww.astype(w.dtype), e * 64, np.abs(ww))
             run(lib, dev, t, "linalg", fname, lambda: np.asarray(np.linalg.cond(v, o)),
                 lambda: result_call(dev, lib.nd_linalg_cond, h, float(oc)), check, what + " p=%s" % o,
-                deviation=dev_singular(kind, nn, f, eps_of(cdt)))
+                deviation=dev_singular(kind, nn, f, eps_of(cdt), p=o))
         elif f == "matrix_rank":
             run(lib, dev, t, "linalg", fname, lambda: np.asarray(np.linalg.matrix_rank(v)),
                 lambda: result_call(dev, lib.nd_linalg_matrix_rank, h, -1.0), same, what)

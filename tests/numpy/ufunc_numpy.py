@@ -297,7 +297,9 @@ def compare(name, got, want, args):
         # -inf + infj and -inf + nanj: the standard's -1 +- 0j (the sign of the zero
         # unspecified), where NumPy gives nan + nanj.
         fix3 = np.isneginf(z.real) & ~np.isfinite(z.imag)
-        if fix.any() or fix2.any() or fix3.any():
+        # nan + 0j: the standard's nan + 0j (the zero's sign kept), where NumPy gives nan + nanj.
+        fix4 = np.isnan(z.real) & (z.imag == 0)
+        if fix.any() or fix2.any() or fix3.any() or fix4.any():
             want = want.copy().ravel()
             want[fix] = np.inf + 1j * z.imag[fix].astype(real)
             # (set part by part: inf + 1j * nan would be nan + nanj)
@@ -307,6 +309,8 @@ def compare(name, got, want, args):
             gi = np.asarray(got).ravel().imag
             want.real[fix3] = -1.0
             want.imag[fix3] = np.where(gi[fix3] == 0, gi[fix3], 0.0)
+            want.real[fix4] = np.nan
+            want.imag[fix4] = z.imag[fix4].astype(real)
             want = want.reshape(got.shape)
     if dt.kind == "c":
         g, w = got.ravel(), want.ravel()
