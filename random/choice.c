@@ -112,7 +112,7 @@ static nd_status nd__choice_fill(const char *fn, nd_generator *g, int64_t n, int
   if (k == 0) return ND_OK;
   if (replace && p == NULL) {
     nd_krparams kp;
-    ND_TRY(nd__random_int_params(fn, nd_scalar_int(0), nd_scalar_int(n), 0, ND_INT64, &kp));
+    ND_TRY(nd__random_int_params(fn, nd_scalar_int(0), nd_scalar_int(n), 0, ND_INT64, k, &kp));
     return nd__random_run(fn, g, &kp, r);
   }
   if (replace) {

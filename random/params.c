@@ -53,7 +53,7 @@ static int nd__int_limits(nd_dtype dt, nd__i128 *lo, nd__i128 *hi) {
 }
 
 nd_status nd__random_int_params(const char *fn, nd_scalar low, nd_scalar high, int endpoint,
-                                nd_dtype dtype, nd_krparams *out) {
+                                nd_dtype dtype, int64_t count, nd_krparams *out) {
   nd__i128 lo, hi, dmin, dmax;
   char a[32], b[32], c[32];
   if (!nd__int_limits(dtype, &dmin, &dmax))
@@ -65,6 +65,11 @@ nd_status nd__random_int_params(const char *fn, nd_scalar low, nd_scalar high, i
   if (!nd__scalar_integer(high, &hi))
     return nd__error(ND_ERR_DTYPE, "%s: argument 'high' must be an integer scalar (got a %s "
                      "scalar)", fn, nd_dtype_name(high.dtype));
+  if (count == 0) {
+    /* NumPy returns an empty array before it looks at the bounds' values. */
+    lo = hi = 0;
+    endpoint = 1;
+  }
   /* NumPy's order of checks: the bounds against the dtype, then their order. */
   const nd__i128 top = endpoint ? hi : hi - 1;
   if (lo < dmin)

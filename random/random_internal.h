@@ -53,9 +53,11 @@ ND_API uint64_t nd__random_entropy(void);
 
 /* Validates integers' bounds against dtype (any integer dtype or bool) and writes the Lemire
  * parameters: low as 64-bit two's complement, the range (high - low, + 1 with endpoint) with
- * 0 standing for 2^64, whether it is wide (> 2^32) and the rejection threshold. */
+ * 0 standing for 2^64, whether it is wide (> 2^32) and the rejection threshold. count is the
+ * number of values to draw: for none, as in NumPy, only the arguments' types are checked (the
+ * bounds may be out of range or in the wrong order) and the parameters are a range of one. */
 ND_API nd_status nd__random_int_params(const char *fn, nd_scalar low, nd_scalar high, int endpoint,
-                                       nd_dtype dtype, nd_krparams *out);
+                                       nd_dtype dtype, int64_t count, nd_krparams *out);
 
 /* Validates a probability vector of n entries as NumPy's choice does (no NaN, none negative,
  * sum within sqrt(eps) of 1) and writes the normalised cumulative sums to cdf (n entries, may be

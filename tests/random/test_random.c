@@ -251,7 +251,7 @@ START_TEST(test_integers_exact) {
     ck_assert_int_eq(nd_array_dtype(a), cases[c].dtype);
     nd_krparams p;
     ND_ASSERT_OK(nd__random_int_params("t", nd_scalar_int(cases[c].low), high, cases[c].endpoint,
-                                       cases[c].dtype, &p));
+                                       cases[c].dtype, 1, &p));
     const int sz = (int)nd_dtype_itemsize(cases[c].dtype);
     void *got = fetch_raw(a), *want = malloc((size_t)n * sz);
     nd_ref_integers(100 + c, 0, n, &p, sz, want);
@@ -283,6 +283,15 @@ START_TEST(test_integers_exact) {
   ND_ASSERT_OK(nd_random_integers(g, nd_scalar_int(0), nd_scalar_int(10), 0, 1, &m, ND_DTYPE_DEFAULT, &a));
   ck_assert_int_eq(nd_array_dtype(a), ND_INT64);
   nd_array_release(a);
+  /* Nothing to draw: the bounds are not looked at (NumPy: rng.integers(1, 1, size=(0, 3))),
+   * into a fresh array or an empty one; with something to draw they are. */
+  const int64_t empty[2] = {0, 3};
+  ND_ASSERT_OK(nd_random_integers(g, nd_scalar_int(1), nd_scalar_int(1), 0, 2, empty, ND_UINT32, &a));
+  ck_assert_int_eq(nd_array_size(a), 0);
+  ND_ASSERT_OK(nd_random_integers_into(g, nd_scalar_int(-1), nd_scalar_int(300), 0, a));
+  nd_array_release(a);
+  ND_ASSERT_FAILS(nd_random_integers(g, nd_scalar_int(1), nd_scalar_int(1), 0, 1, &m, ND_UINT32, &a), ND_ERR_VALUE,
+                  "nd_random_integers: low >= high (low = 1, high = 1)");
   nd_generator_destroy(g);
 }
 END_TEST
@@ -877,7 +886,7 @@ START_TEST(test_choice) {
   nd_generator *g = gen_new(61, ND_BITGEN_PHILOX);
   ND_ASSERT_OK(nd_random_choice(g, 10, 1, &k, 1, NULL, &a));
   nd_krparams p;
-  ND_ASSERT_OK(nd__random_int_params("t", nd_scalar_int(0), nd_scalar_int(10), 0, ND_INT64, &p));
+  ND_ASSERT_OK(nd__random_int_params("t", nd_scalar_int(0), nd_scalar_int(10), 0, ND_INT64, 1, &p));
   int64_t *got = fetch_raw(a), *want = malloc(k * sizeof *want);
   nd_ref_integers(61, 0, k, &p, 8, want);
   expect_bytes_eq(got, want, k * 8, "choice uniform");

@@ -415,7 +415,7 @@ START_TEST(test_int_params) {
     nd_krparams p;
     memset(&p, 0xab, sizeof p);
     ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(cases[i].low), nd_scalar_int(cases[i].high),
-                                       cases[i].endpoint, cases[i].dtype, &p));
+                                       cases[i].endpoint, cases[i].dtype, 1, &p));
     ck_assert_int_eq(p.dist, ND_KR_INTEGERS);
     ck_assert_msg(p.low == (uint64_t)cases[i].low, "case %zu: low", i);
     ck_assert_msg(p.range == cases[i].range, "case %zu: range %llu, want %llu", i,
@@ -425,42 +425,52 @@ START_TEST(test_int_params) {
   }
   /* uint64's full range needs an unsigned bound. */
   nd_krparams p;
-  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(0), u64s(UINT64_MAX), 1, ND_UINT64, &p));
+  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(0), u64s(UINT64_MAX), 1, ND_UINT64, 1, &p));
   ck_assert(p.range == 0 && p.wide == 1 && p.threshold == 0 && p.low == 0);
-  ND_ASSERT_OK(nd__random_int_params("f", u64s(UINT64_C(1) << 63), u64s(UINT64_MAX), 1, ND_UINT64, &p));
+  ND_ASSERT_OK(nd__random_int_params("f", u64s(UINT64_C(1) << 63), u64s(UINT64_MAX), 1, ND_UINT64, 1, &p));
   ck_assert(p.range == UINT64_C(1) << 63 && p.low == UINT64_C(1) << 63 && p.wide == 1);
   /* Bool and strong integer scalars are integers too. */
-  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_bool(0), nd_scalar_bool(1), 1, ND_BOOL, &p));
+  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_bool(0), nd_scalar_bool(1), 1, ND_BOOL, 1, &p));
   ck_assert(p.range == 2);
   nd_scalar i8 = {.dtype = ND_INT8, .v.i = -3};
-  ND_ASSERT_OK(nd__random_int_params("f", i8, nd_scalar_int(3), 0, ND_INT8, &p));
+  ND_ASSERT_OK(nd__random_int_params("f", i8, nd_scalar_int(3), 0, ND_INT8, 1, &p));
   ck_assert(p.range == 6 && p.low == (uint64_t)-3);
 }
 END_TEST
 
 START_TEST(test_int_params_errors) {
   nd_krparams p;
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(5), nd_scalar_int(5), 0, ND_INT64, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(5), nd_scalar_int(5), 0, ND_INT64, 1, &p),
                   ND_ERR_VALUE, "nd_fn: low >= high (low = 5, high = 5)");
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(6), nd_scalar_int(5), 1, ND_INT64, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(6), nd_scalar_int(5), 1, ND_INT64, 1, &p),
                   ND_ERR_VALUE, "low > high (low = 6, high = 5)");
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(-1), nd_scalar_int(10), 0, ND_UINT8, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(-1), nd_scalar_int(10), 0, ND_UINT8, 1, &p),
                   ND_ERR_VALUE, "low is out of bounds for uint8 (low = -1");
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_int(257), 0, ND_UINT8, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_int(257), 0, ND_UINT8, 1, &p),
                   ND_ERR_VALUE, "high is out of bounds for uint8 (high = 257");
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_int(256), 1, ND_UINT8, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_int(256), 1, ND_UINT8, 1, &p),
                   ND_ERR_VALUE, "high is out of bounds for uint8");
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_int(2), 1, ND_BOOL, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_int(2), 1, ND_BOOL, 1, &p),
                   ND_ERR_VALUE, "high is out of bounds for bool");
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(-129), nd_scalar_int(0), 0, ND_INT8, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(-129), nd_scalar_int(0), 0, ND_INT8, 1, &p),
                   ND_ERR_VALUE, "the smallest int8 is -128");
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), u64s(UINT64_MAX), 1, ND_INT64, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), u64s(UINT64_MAX), 1, ND_INT64, 1, &p),
                   ND_ERR_VALUE, "high = 18446744073709551615");
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_float(0.5), nd_scalar_int(3), 0, ND_INT64, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_float(0.5), nd_scalar_int(3), 0, ND_INT64, 1, &p),
                   ND_ERR_DTYPE, "argument 'low' must be an integer scalar");
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_complex(3, 0), 0, ND_INT64, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_complex(3, 0), 0, ND_INT64, 1, &p),
                   ND_ERR_DTYPE, "argument 'high' must be an integer scalar");
-  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_int(3), 0, ND_FLOAT32, &p),
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_int(3), 0, ND_FLOAT32, 1, &p),
+                  ND_ERR_DTYPE, "float32 is not an integer dtype");
+  /* Nothing to draw: NumPy (rng.integers(5, 5, size=0), or -1 for uint8) checks no bounds, but
+   * the arguments' types still. */
+  ND_ASSERT_OK(nd__random_int_params("nd_fn", nd_scalar_int(5), nd_scalar_int(5), 0, ND_INT64, 0, &p));
+  ck_assert(p.range == 1);
+  ND_ASSERT_OK(nd__random_int_params("nd_fn", nd_scalar_int(6), nd_scalar_int(5), 1, ND_INT64, 0, &p));
+  ND_ASSERT_OK(nd__random_int_params("nd_fn", nd_scalar_int(-1), nd_scalar_int(300), 0, ND_UINT8, 0, &p));
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_float(0.5), nd_scalar_int(3), 0, ND_INT64, 0, &p),
+                  ND_ERR_DTYPE, "argument 'low' must be an integer scalar");
+  ND_ASSERT_FAILS(nd__random_int_params("nd_fn", nd_scalar_int(0), nd_scalar_int(3), 0, ND_FLOAT32, 0, &p),
                   ND_ERR_DTYPE, "float32 is not an integer dtype");
 }
 END_TEST
@@ -868,7 +878,7 @@ START_TEST(test_ref_integers) {
   double prob[256];
   nd_krparams p;
   /* int8 over its full range, endpoints included: every value appears, uniformly. */
-  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(-128), nd_scalar_int(127), 1, ND_INT8, &p));
+  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(-128), nd_scalar_int(127), 1, ND_INT8, 1, &p));
   nd_ref_integers(11, 0, REF_N, &p, 1, b8);
   memset(counts, 0, sizeof counts);
   for (int i = 0; i < REF_N; i++) counts[b8[i]]++;
@@ -878,7 +888,7 @@ START_TEST(test_ref_integers) {
   }
   ck_assert(nd_st_chi2_counts(counts, prob, 256, 0, REF_N, NULL, NULL) > P_MIN);
   /* A range with 30% rejection: [0, 3e9) in uint32, chi-square over 100 equal bins. */
-  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(0), nd_scalar_int(3000000000), 0, ND_UINT32, &p));
+  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(0), nd_scalar_int(3000000000), 0, ND_UINT32, 1, &p));
   ck_assert_uint_gt(p.threshold, 1000000000u);
   nd_ref_integers(12, 0, REF_N, &p, 4, b32);
   memset(counts, 0, sizeof counts);
@@ -889,7 +899,7 @@ START_TEST(test_ref_integers) {
   for (int v = 0; v < 100; v++) prob[v] = 0.01;
   ck_assert(nd_st_chi2_counts(counts, prob, 100, 0, REF_N, NULL, NULL) > P_MIN);
   /* uint64's full range: the top byte and each of the 64 bits are uniform. */
-  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(0), u64s(UINT64_MAX), 1, ND_UINT64, &p));
+  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(0), u64s(UINT64_MAX), 1, ND_UINT64, 1, &p));
   nd_ref_integers(13, 0, REF_N, &p, 8, b64);
   memset(counts, 0, sizeof counts);
   int64_t bits[64] = {0};
@@ -901,7 +911,7 @@ START_TEST(test_ref_integers) {
   ck_assert(nd_st_chi2_counts(counts, prob, 256, 0, REF_N, NULL, NULL) > P_MIN);
   for (int k = 0; k < 64; k++) ck_assert_msg(fabs(bits[k] - REF_N / 2.0) < 6 * sqrt(REF_N / 4.0), "bit %d", k);
   /* A wide range that rejects: [0, 3 * 2^62) in uint64 (rejects a quarter of the words). */
-  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(0), u64s(UINT64_C(3) << 62), 0, ND_UINT64, &p));
+  ND_ASSERT_OK(nd__random_int_params("f", nd_scalar_int(0), u64s(UINT64_C(3) << 62), 0, ND_UINT64, 1, &p));
   ck_assert_uint_eq(p.threshold, UINT64_C(1) << 62);
   ck_assert_int_eq(p.wide, 1);
   nd_ref_integers(14, 0, REF_N, &p, 8, b64);
