@@ -67,18 +67,26 @@ static int tiny_bare_memset(bench_ctx *ctx, void *p) {
   return 0;
 }
 
-/* Reads the single element back (float32 or float64) and compares: the fills must have
- * happened. */
+/* Reads every element back (float32 or float64) and compares: the fills must have happened. */
 static int tiny_expect(bench_ctx *ctx, const nd_array *a, float want) {
-  double got = 0;
-  if (nd_array_dtype(a) == ND_FLOAT64) {
-    BENCH_ND(nd_array_to_host(a, &got, sizeof got));
-  } else {
-    float f = 0;
-    BENCH_ND(nd_array_to_host(a, &f, sizeof f));
-    got = f;
+  const int64_t n = nd_array_size(a);
+  const int f64 = nd_array_dtype(a) == ND_FLOAT64;
+  const size_t isz = f64 ? sizeof(double) : sizeof(float);
+  void *buf = malloc((size_t)n * isz);
+  if (buf == NULL) return bench_fail(ctx, "out of host memory");
+  nd_status st = nd_array_to_host(a, buf, (size_t)n * isz);
+  int64_t bad = -1;
+  double seen = want;
+  for (int64_t i = 0; st == ND_OK && i < n && bad < 0; i++) {
+    const double v = f64 ? ((const double *)buf)[i] : (double)((const float *)buf)[i];
+    if (v != (double)want) {
+      bad = i;
+      seen = v;
+    }
   }
-  if (got != (double)want) return bench_fail(ctx, "check: the element is %g, expected %g", got, (double)want);
+  free(buf);
+  BENCH_ND(st);
+  if (bad >= 0) return bench_fail(ctx, "check: element %lld is %g, expected %g", (long long)bad, seen, (double)want);
   return 0;
 }
 
