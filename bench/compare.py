@@ -14,7 +14,8 @@ faster); for ratio rows (speedups, higher is better) ndcuda's value over the pee
 peer" is the faster peer of the row (rows that failed, are missing or that the peer marks
 unsupported take no part) and "best/nd" its figure against ndcuda's the same way. "vs best"
 checks issue 26: best/nd >= 1.00 is "ok"; >= 0.98 is "even" where ndcuda and that peer are both
-within 3% of their measured copy ceiling; below, "MISS". "target" checks the figure that the
+within 3% of their measured copy ceiling; below, "MISS" (ratio rows get none: their time rows
+do). "target" checks the figure that the
 issues set (TARGETS below) and says ok or MISS ("?" when the row failed). Rows only a peer has
 are listed after. --markdown FILE also writes the table as Markdown (for bench/RESULTS.md),
 "-" for stdout. Missing or unreadable peer files leave their columns empty ("-"); a row a peer
@@ -263,6 +264,10 @@ def vs_best_status(nd, peers):
     comparable figure."""
     if nd["case"].startswith("ceiling."):
         return ""  # the reference rows are no case to win
+    if nd["kind"] == "ratio":
+        # A speedup is a ratio of two of the tool's own times (a faster one-stream time lowers
+        # it): the time rows it is made of carry the verdicts.
+        return ""
     name, r = best_peer(nd, peers)
     if name is None:
         return ""
