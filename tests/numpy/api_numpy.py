@@ -671,15 +671,17 @@ def dev_complex_spread(v, name, kwargs):
     """var and std of complex data with a real dtype: NumPy sums the mean in that dtype,
     which drops its imaginary part, and measures the spread about that wrong centre; ndcuda
     keeps the complex mean. The case is excused when ndcuda's answer is the spread about the
-    complex mean (NumPy's own var/std without dtype=, cast)."""
+    complex mean (NumPy's own var/std without dtype=, on the data converted to the complex type
+    of the dtype's precision, as ndcuda computes it)."""
     def d(st, got, want, e):
         dt = kwargs.get("dtype")
         if v.dtype.kind != "c" or dt is None or np.dtype(dt).kind == "c" or st != OK or e is not None \
                 or not isinstance(got, np.ndarray):
             return None
         kw = {k: x for k, x in kwargs.items() if k != "dtype"}
+        ct = np.complex128 if np.dtype(dt) == np.float64 else np.complex64
         with np.errstate(all="ignore"):
-            right = getattr(np, name)(v, **kw)
+            right = getattr(np, name)(v.astype(ct), **kw)
         return DEV_COMPLEX_SPREAD if same_spread(got, right, dt) else None
     return d
 
@@ -692,6 +694,31 @@ def same_spread(got, right, dt):
         return got.shape == right.shape and np.allclose(got.astype(np.float64), right, rtol=tol,
                                                         atol=tol * float(np.nanmax(np.abs(right), initial=0)),
                                                         equal_nan=True)
+
+
+DEV_COMPLEX_MEAN = "`mean` of complex values with an infinite or NaN part"
+
+
+def dev_complex_mean(v, name, kwargs):
+    """mean of complex data: NumPy divides the complex sum by the count promoted to complex
+    (Smith's quotient, (a + b*0) / n and (b - a*0) / n), so an infinite or NaN part turns the
+    other into NaN; ndcuda divides each part by the count. Excused when ndcuda's answer is the
+    sum divided part by part (to 64 ulp)."""
+    def d(st, got, want, e):
+        if name != "mean" or v.dtype.kind != "c" or st != OK or e is not None or not isinstance(got, np.ndarray) \
+                or got.dtype.kind != "c" or got.shape != np.shape(want):
+            return None
+        with np.errstate(all="ignore"):
+            total = np.asarray(np.sum(v, **kwargs))
+            cnt = v.size / max(total.size, 1) if v.size else 0
+            re, im = total.real / cnt, total.imag / cnt
+        tol = 64 * float(np.finfo(got.dtype).eps)
+        ok = got.shape == total.shape and all(
+            np.allclose(g, r, rtol=tol, atol=tol * float(np.nanmax(np.abs(np.where(np.isfinite(r), r, 0)), initial=0)),
+                        equal_nan=True)
+            for g, r in ((got.real.astype(np.float64), re), (got.imag.astype(np.float64), im)))
+        return DEV_COMPLEX_MEAN if ok else None
+    return d
 
 
 DEV_NARROW_SPREAD = "with a `dtype` narrower than the data"
@@ -1220,7 +1247,8 @@ def fam_reductions(lib, dev, rng, n, t):
             deviation=dev_zero_size_quantile(shape, axes, keep) if name == "median"
             else dev_either(dev_complex_spread(v, name, kwargs), dev_narrow_spread(v, name, kwargs))
             if name in ("var", "std")
-            else dev_empty_int_mean(name, shape, None if axes is None else tuple(x % max(len(shape), 1) for x in axes), kwargs)
+            else dev_either(dev_empty_int_mean(name, shape, None if axes is None else tuple(x % max(len(shape), 1) for x in axes),
+                                               kwargs), dev_complex_mean(v, name, kwargs))
             if name in ("mean", "nanmean") else None)
         dev.free()
 
@@ -1796,7 +1824,7 @@ def main(argv):
     # here too, so that a reworded row shows on the host without a case that needs it).
     page = Deviations()
     for key in (DEV_ZERO_SIZE_QUANTILE, DEV_ZERO_SIZE_AVERAGE, DEV_SINGULAR, DEV_COMPLEX_SPREAD, DEV_F16_QUANTILE,
-                DEV_NARROW_SPREAD, DEV_EMPTY_INT_MEAN, DEV_F16_SCAN, DEV_OVERFLOW_PARTS):
+                DEV_NARROW_SPREAD, DEV_EMPTY_INT_MEAN, DEV_F16_SCAN, DEV_OVERFLOW_PARTS, DEV_COMPLEX_MEAN):
         t.case("deviations")
         if key not in page.text:
             t.fail("deviations", "'%s' is not a row of %s" % (key, page.PAGE))
