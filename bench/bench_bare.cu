@@ -24,14 +24,21 @@ extern "C" cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cud
 typedef CUresult (*bench_cu_launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                                        unsigned, unsigned, CUstream, void **, void **);
 
+/* The driver's entry point `name` (CUDA 12.0's version of it), or cudaErrorNotSupported. */
+static cudaError_t bench_driver_entry(const char *name, void **fn) {
+  enum cudaDriverEntryPointQueryResult q;
+  cudaError_t e = cudaGetDriverEntryPointByVersion(name, fn, 12000, cudaEnableDefault, &q);
+  if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) return e != cudaSuccess ? e : cudaErrorNotSupported;
+  return cudaSuccess;
+}
+
 extern "C" cudaError_t bench_bare_fill_f32_driver(float *p, int64_t n, float value, cudaStream_t stream) {
   static bench_cu_launch_fn launch = NULL;
   static cudaKernel_t kernel = NULL;
   if (launch == NULL) {
     void *fn = NULL;
-    enum cudaDriverEntryPointQueryResult q;
-    cudaError_t e = cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &q);
-    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) return e != cudaSuccess ? e : cudaErrorNotSupported;
+    cudaError_t e = bench_driver_entry("cuLaunchKernel", &fn);
+    if (e != cudaSuccess) return e;
     if ((e = cudaGetKernel(&kernel, (const void *)bench_bare_fill_kernel)) != cudaSuccess) return e;
     launch = (bench_cu_launch_fn)fn;
   }
@@ -48,9 +55,8 @@ extern "C" cudaError_t bench_bare_memset_d32(void *p, size_t n, unsigned value, 
   static bench_cu_memset32_fn memset32 = NULL;
   if (memset32 == NULL) {
     void *fn = NULL;
-    enum cudaDriverEntryPointQueryResult q;
-    cudaError_t e = cudaGetDriverEntryPointByVersion("cuMemsetD32Async", &fn, 12000, cudaEnableDefault, &q);
-    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) return e != cudaSuccess ? e : cudaErrorNotSupported;
+    cudaError_t e = bench_driver_entry("cuMemsetD32Async", &fn);
+    if (e != cudaSuccess) return e;
     memset32 = (bench_cu_memset32_fn)fn;
   }
   return (cudaError_t)memset32((CUdeviceptr)p, value, n, (CUstream)stream);
