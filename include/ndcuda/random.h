@@ -180,7 +180,8 @@ ND_API nd_status nd_random_binomial_into(nd_generator *gen, int64_t n, double p,
  * a ND_UINT64 scalar for bounds above INT64_MAX) and must lie in dtype's range; dtype is any
  * integer dtype or bool (default int64). Errors: ND_ERR_VALUE for low >= high (endpoint 0),
  * low > high (endpoint 1), or a bound outside the dtype ("high is out of bounds for int8"),
- * ND_ERR_DTYPE for a non-integer dtype or a float/complex bound. */
+ * ND_ERR_DTYPE for a non-integer dtype or a float/complex bound. A shape with no elements
+ * draws nothing and, as in NumPy, checks only the types: its bounds' values are not looked at. */
 ND_API nd_status nd_random_integers(nd_generator *gen, nd_scalar low, nd_scalar high, int endpoint,
                                     int ndim, const int64_t *shape, nd_dtype dtype,
                                     nd_array **result);
