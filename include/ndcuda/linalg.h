@@ -219,7 +219,8 @@ ND_API nd_status nd_linalg_eigvalsh(const nd_array *a, char uplo, nd_array **w);
  * gives vector norms (ord: ND_NORM_DEFAULT, INFINITY, -INFINITY, 0, or any real p), naxes 2
  * matrix norms (ND_NORM_DEFAULT/ND_NORM_FRO, ND_NORM_NUC, INFINITY, -INFINITY, 1, -1, 2, -2).
  * The result has the real dtype (float64 for integer input). Errors: ND_ERR_VALUE (an order
- * invalid for the kind of norm), ND_ERR_AXIS, ND_ERR_DTYPE. Enqueues and returns. */
+ * invalid for the kind of norm, or one that takes a minimum, -INFINITY, -1 or -2, over an axis
+ * of length 0, where NumPy raises too), ND_ERR_AXIS, ND_ERR_DTYPE. Enqueues and returns. */
 ND_API nd_status nd_linalg_norm(const nd_array *x, double ord, int naxes, const int64_t *axes, int keepdims,
                                 nd_array **out);
 
