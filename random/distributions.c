@@ -401,8 +401,10 @@ nd_status nd_random_integers(nd_generator *gen, nd_scalar low, nd_scalar high, i
   ND_TRY(nd__rand_out_args(fn, ndim, shape, result));
   nd_dtype kernel = ND_BOOL;
   ND_TRY(nd__rand_dtype(fn, ND__FAM_INT, &dtype, &kernel));
+  /* Whether there is anything to draw; a bad ndim or shape is reported by nd__rand_new, after
+   * the bounds, in NumPy's order, so it is only kept from being read here. */
   int64_t count = 1;
-  for (int i = 0; i < ndim; i++) count = shape[i] == 0 ? 0 : count;
+  for (int i = 0; ndim <= ND_MAXDIMS && i < ndim; i++) count = shape[i] == 0 ? 0 : count;
   nd_krparams p;
   ND_TRY(nd__random_int_params(fn, low, high, endpoint, dtype, count, &p));
   return nd__rand_new(fn, gen, &p, ND__FAM_INT, ndim, shape, dtype, result);

@@ -619,6 +619,12 @@ START_TEST(test_argument_errors) {
                   "nd_random_random: argument 'result' is NULL");
   ND_ASSERT_FAILS(nd_random_random(g, 2, NULL, ND_FLOAT32, &r), ND_ERR_NULL_POINTER, "nd_random_random");
   ND_ASSERT_FAILS(nd_random_random(g, -1, shape, ND_FLOAT32, &r), ND_ERR_INVALID_ARGUMENT, "ndim -1");
+  /* integers: an ndim past ND_MAXDIMS is refused without reading the 2-element shape past its
+   * end, and bad bounds are reported before a bad shape, in NumPy's order. */
+  ND_ASSERT_FAILS(nd_random_integers(g, nd_scalar_int(0), nd_scalar_int(3), 0, ND_MAXDIMS + 1000, shape, ND_INT32, &r),
+                  ND_ERR_INVALID_ARGUMENT, "nd_random_integers");
+  ND_ASSERT_FAILS(nd_random_integers(g, nd_scalar_int(5), nd_scalar_int(1), 0, -1, shape, ND_INT32, &r),
+                  ND_ERR_VALUE, "nd_random_integers: low >= high");
   const int64_t negative[2] = {3, -4};
   ND_ASSERT_FAILS(nd_random_standard_normal(g, 2, negative, ND_FLOAT32, &r), ND_ERR_INVALID_ARGUMENT,
                   "nd_random_standard_normal");
