@@ -3,7 +3,7 @@
  *
  * An operation is a functor type Op with
  *   typedef R, A0, A1, A2;      result and input element types (device storage types)
- *   enum { nin, tile };          number of inputs (1..3);
+ *   enum { nin, heavy, tile };   number of inputs (1..3); heavy = costly math (see vunroll);
  *                                tile = has a tiled instance for transposed operands
  *   __device__ Op(const nd_kparams &);
  *   __device__ R operator()(A0 [, A1 [, A2]]) const;
@@ -21,16 +21,16 @@
  * output's smallest stride is last):
  * - vec: one or two collapsed dimensions (rows x cols), every operand contiguous along cols
  *   or constant along cols (stride 0: a scalar, a broadcast row or column). Each thread moves
- *   V = 16 / (largest input size) elements per access (16-byte loads), one vector per
- *   thread: the work is cut into units of 256 vectors of one row, one unit per 256-thread
- *   block, as many blocks as the work needs (see vec_grid; beyond the grid limit the units
- *   are dealt round-robin), for one long row and for many broadcast rows alike; a broadcast
- *   row operand is re-read from L2. The resident blocks keep enough loads in flight, and the
- *   hardware hands each unit to whichever slot frees first. Two to eight vectors per thread
- *   with streaming-hint stores were no faster on the H100 and fell to 86% of the copy rate
- *   on the H200, where one vector per thread reached 102% (bench/RESULTS.md). Requires each
- *   contiguous operand and row stride to be aligned to its access size; otherwise the
- *   strided path runs.
+ *   V = 16 / (largest input size) elements per access (16-byte loads), U vectors per thread
+ *   (vunroll: one, two for two or three inputs, eight for light float32 math), plain stores.
+ *   The work is cut into units of U * 256 vectors of one row, one unit per 256-thread block,
+ *   as many blocks as the work needs (see vec_grid; beyond the grid limit the units are
+ *   dealt round-robin), for one long row and for many broadcast rows alike; a broadcast row
+ *   operand is re-read from L2. With
+ *   streaming-hint stores and 64-bit unit arithmetic, add reached 86% of the copy rate on the
+ *   H200; with plain stores and 32-bit arithmetic 103% (bench/RESULTS.md).
+ *   Requires each contiguous operand and row stride to be aligned to its access size;
+ *   otherwise the strided path runs.
  * - tiled: two dimensions where the output is contiguous along cols but input 0 or 1 is
  *   contiguous along rows (a transposed operand). A 32x32 tile of such an input goes through
  *   shared memory (padded to 33 columns against bank conflicts), so that its reads are
@@ -104,14 +104,14 @@ template <class T> struct uns<T, true> { typedef typename std::make_unsigned<T>:
 
 /* ---- operation helpers ---------------------------------------------------------------- */
 
-/* Common base: R result, A the inputs, N inputs, TILE: has a tiled instance. */
-template <class R_, class A_, int N, int TILE = 0>
+/* Common base: R result, A the inputs, N inputs. */
+template <class R_, class A_, int N, int HEAVY = 0, int TILE = 0>
 struct base {
   typedef R_ R;
   typedef A_ A0;
   typedef A_ A1;
   typedef A_ A2;
-  enum { nin = N, tile = TILE };
+  enum { nin = N, heavy = HEAVY, tile = TILE };
   __device__ __forceinline__ explicit base(const nd_kparams &) {}
 };
 
@@ -133,7 +133,7 @@ struct via_half {
   typedef typename hstore<typename Fn::A0>::type A0;
   typedef typename hstore<typename Fn::A1>::type A1;
   typedef typename hstore<typename Fn::A2>::type A2;
-  enum { nin = Fn::nin, tile = Fn::tile };
+  enum { nin = Fn::nin, heavy = Fn::heavy, tile = Fn::tile };
   Fn f;
   __device__ __forceinline__ explicit via_half(const nd_kparams &p) : f(p) {}
   __device__ __forceinline__ R operator()(A0 a) const { return hout<R>(f(hin(a))); }
@@ -309,33 +309,65 @@ struct vrow {
 
 /* ---- the kernels ---------------------------------------------------------------------- */
 
+/* Light one-input math on float32 (exp, sin, sqrt, ...). */
+template <class Op>
+struct vlight32 {
+  enum {
+    v = Op::nin == 1 && !Op::heavy && std::is_same<typename Op::A0, float>::value &&
+        std::is_same<typename Op::R, float>::value
+  };
+};
+
+/* Vectors per thread and work unit: one for one-input ops and costly math, two for two or
+ * three inputs, eight for light float32 math, whose instruction count at the H200's
+ * bandwidth nears the memory time (a thread with eight vectors' math overlaps it with the
+ * next loads). On the H200 (2^28 float32, % of the copy rate): sin with one vector 79.7,
+ * with eight 95.5; add with one 104.1, with two 103.0; a broadcast row add with one 86.5,
+ * with two 96.8. On the H100 sin and add move by 1% or less between these choices. */
+template <class Op>
+struct vunroll {
+  enum { v = vlight32<Op>::v ? 8 : Op::nin >= 2 ? 2 : 1 };
+};
+
 template <class Op>
 __global__ void __launch_bounds__(ND_K_THREADS) k_vec(vec_args<Op::nin> a, nd_kparams prm) {
   constexpr int V = vwidth<Op>::v;
+  constexpr int U = vunroll<Op>::v;
+  constexpr int64_t per = (int64_t)U * ND_K_THREADS;
   const Op op(prm);
-  /* Work units: ND_K_THREADS vectors of one row, one per thread, so a block's loads are all
-   * in flight at once. Block b takes unit b (beyond the grid limit, units b + gridDim.x, ...
-   * too). The unit's (row, chunk) pair is advanced incrementally; a single row needs no
-   * division at all. */
+  /* Work units: U * ND_K_THREADS vectors of one row. Block b takes unit b (beyond the grid
+   * limit, units b + gridDim.x, ... too). The unit's (row, chunk) pair is advanced
+   * incrementally; rows longer than the grid need no division, shorter ones a 32-bit one
+   * (paid by every block, which moves only a few KB). */
   const int64_t nv = a.cols / V;
-  const int64_t cpr = (nv + ND_K_THREADS - 1) / ND_K_THREADS;
+  const int64_t cpr = (nv + per - 1) / per;
   const int64_t units = a.rows * cpr;
   if ((int64_t)blockIdx.x < units) {
     int64_t r = 0, ch = blockIdx.x, dr = 0, dch = gridDim.x;
-    if (a.rows > 1) {
-      r = blockIdx.x / cpr;
-      ch = blockIdx.x - r * cpr;
-      dr = gridDim.x / cpr;
-      dch = gridDim.x - dr * cpr;
+    if (cpr <= (int64_t)gridDim.x) {
+      const unsigned c = (unsigned)cpr, r32 = blockIdx.x / c, dr32 = gridDim.x / c;
+      r = r32;
+      ch = blockIdx.x - r32 * c;
+      dr = dr32;
+      dch = gridDim.x - dr32 * c;
     }
     for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {
-      const int64_t j = ch * ND_K_THREADS + threadIdx.x;
-      if (j < nv) {
-        vrow<Op, V> row;
-        row.init(a, r);
-        /* The vector is loaded before it is stored: an in-place output (the same view as an
-         * input, element for element) reads its old values first. */
-        row.compute_store(op, row.load(j), j);
+      vrow<Op, V> row;
+      row.init(a, r);
+      const int64_t j0 = ch * per + threadIdx.x;
+      if (j0 + (int64_t)(U - 1) * ND_K_THREADS < nv) {
+        /* Every vector is loaded before any is stored: the loads are in flight together,
+         * and an in-place output (the same view as an input, element for element) cannot
+         * reorder them. */
+        vpacks<Op, V> x[U];
+#pragma unroll
+        for (int k = 0; k < U; k++) x[k] = row.load(j0 + (int64_t)k * ND_K_THREADS);
+#pragma unroll
+        for (int k = 0; k < U; k++) row.compute_store(op, x[k], j0 + (int64_t)k * ND_K_THREADS);
+      } else {
+        /* The last unit of a row, partly filled. */
+#pragma unroll 1
+        for (int64_t j = j0; j < nv; j += ND_K_THREADS) row.compute_store(op, row.load(j), j);
       }
       r += dr;
       ch += dch;
@@ -481,7 +513,7 @@ enum { PATH_VEC = 0, PATH_TILED = 1, PATH_STRIDED = 2 };
 
 /* Sizes of one instance's element types, and its vector width. */
 struct sizes {
-  int nin, r, a[3], v, tile;
+  int nin, r, a[3], v, unroll, tile;
   int occupancy; /* resident blocks per SM of the kernel being launched */
 };
 
@@ -559,6 +591,7 @@ nd_status launch(const nd_kufunc *c, cudaStream_t st) {
   z.a[1] = (int)sizeof(typename Op::A1);
   z.a[2] = (int)sizeof(typename Op::A2);
   z.v = vwidth<Op>::v;
+  z.unroll = vunroll<Op>::v;
   z.tile = N >= 2 && Op::tile;
   z.occupancy = 1;
   nd_kparams prm = c->params;

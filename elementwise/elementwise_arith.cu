@@ -28,8 +28,8 @@ template <class T> __device__ __forceinline__ T tmin() {
 }
 
 template <class T>
-struct op_add : base<T, T, 2, 1> {
-  using base<T, T, 2, 1>::base;
+struct op_add : base<T, T, 2, 0, 1> {
+  using base<T, T, 2, 0, 1>::base;
   __device__ __forceinline__ T operator()(T a, T b) const {
     if constexpr (is_bool<T>()) return a || b;
     else if constexpr (is_int<T>::v) return (T)(w(a) + w(b));
@@ -39,8 +39,8 @@ struct op_add : base<T, T, 2, 1> {
 };
 
 template <class T>
-struct op_sub : base<T, T, 2, 1> {
-  using base<T, T, 2, 1>::base;
+struct op_sub : base<T, T, 2, 0, 1> {
+  using base<T, T, 2, 0, 1>::base;
   __device__ __forceinline__ T operator()(T a, T b) const {
     if constexpr (is_int<T>::v) return (T)(w(a) - w(b));
     else if constexpr (is_cplx<T>::v) return mk(a.re - b.re, a.im - b.im);
@@ -49,8 +49,8 @@ struct op_sub : base<T, T, 2, 1> {
 };
 
 template <class T>
-struct op_mul : base<T, T, 2, 1> {
-  using base<T, T, 2, 1>::base;
+struct op_mul : base<T, T, 2, 0, 1> {
+  using base<T, T, 2, 0, 1>::base;
   __device__ __forceinline__ T operator()(T a, T b) const {
     if constexpr (is_bool<T>()) return a && b;
     else if constexpr (is_int<T>::v) return (T)(w(a) * w(b));
@@ -63,8 +63,8 @@ struct op_mul : base<T, T, 2, 1> {
 template <class T> struct div_out { typedef typename std::conditional<(is_int<T>::v || std::is_same<T, bool>::value), double, T>::type type; };
 
 template <class T>
-struct op_div : base<typename div_out<T>::type, T, 2, 1> {
-  using base<typename div_out<T>::type, T, 2, 1>::base;
+struct op_div : base<typename div_out<T>::type, T, 2, 0, 1> {
+  using base<typename div_out<T>::type, T, 2, 0, 1>::base;
   __device__ __forceinline__ typename div_out<T>::type operator()(T a, T b) const {
     if constexpr (is_cplx<T>::v) return cdiv(a, b);
     else if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value) return a / b;

@@ -144,65 +144,65 @@ __device__ cplx<F> c_atanh(cplx<F> z) {
   if (!finite_(z.re) || !finite_(z.im)) return from_cs(cs::f(z.re, z.im));
 
 /* One functor per function: op<T> with T a complex storage type. */
-#define ND_K_COMPLEX(name, body)                                               \
-  template <class T>                                                           \
-  struct name : base<T, T, 1> {                                                \
-    using base<T, T, 1>::base;                                                 \
-    typedef decltype(T().re) F;                                                \
-    __device__ __forceinline__ T operator()(T z) const { body }                \
+#define ND_K_COMPLEX(name, body, heavy)                                       \
+  template <class T>                                                          \
+  struct name : base<T, T, 1, heavy> {                                        \
+    using base<T, T, 1, heavy>::base;                                         \
+    typedef decltype(T().re) F;                                               \
+    __device__ __forceinline__ T operator()(T z) const { body }               \
   };
 
-ND_K_COMPLEX(cop_sqrt, return c_sqrt(z);)
-ND_K_COMPLEX(cop_exp, return c_exp(z);)
+ND_K_COMPLEX(cop_sqrt, return c_sqrt(z);, 1)
+ND_K_COMPLEX(cop_exp, return c_exp(z);, 1)
 ND_K_COMPLEX(cop_exp2, {
   const F ln2 = (F)0.693147180559945309417232121458176568;
   return c_exp(mk<F>(z.re * ln2, z.im * ln2));
-})
+}, 1)
 ND_K_COMPLEX(cop_expm1, {
   ND_K_NONFINITE(expm1)
   const F a = m_sin(z.im / 2);
   return mk<F>(mul_rn(m_expm1(z.re), m_cos(z.im)) - mul_rn(2 * a, a), mul_rn(m_exp(z.re), m_sin(z.im)));
-})
-ND_K_COMPLEX(cop_log, return c_log(z);)
+}, 1)
+ND_K_COMPLEX(cop_log, return c_log(z);, 1)
 ND_K_COMPLEX(cop_log2, {
   const cplx<F> l = c_log(z);
   const F k = (F)1.442695040888963407359924681001892137;
   return mk<F>(l.re * k, l.im * k);
-})
+}, 1)
 ND_K_COMPLEX(cop_log10, {
   const cplx<F> l = c_log(z);
   const F k = (F)0.434294481903251827651128918916605082;
   return mk<F>(l.re * k, l.im * k);
-})
+}, 1)
 ND_K_COMPLEX(cop_log1p, {
   const F l = m_hypot(z.re + 1, z.im);
   return mk<F>(m_log(l), m_atan2(z.im, z.re + 1));
-})
-ND_K_COMPLEX(cop_sin, ND_K_NONFINITE(sin) return times_mi(c_sinh(times_i(z)));)
-ND_K_COMPLEX(cop_cos, ND_K_NONFINITE(cos) return c_cosh(times_i(z));)
-ND_K_COMPLEX(cop_tan, ND_K_NONFINITE(tan) return times_mi(c_tanh(times_i(z)));)
+}, 1)
+ND_K_COMPLEX(cop_sin, ND_K_NONFINITE(sin) return times_mi(c_sinh(times_i(z)));, 1)
+ND_K_COMPLEX(cop_cos, ND_K_NONFINITE(cos) return c_cosh(times_i(z));, 1)
+ND_K_COMPLEX(cop_tan, ND_K_NONFINITE(tan) return times_mi(c_tanh(times_i(z)));, 1)
 ND_K_COMPLEX(cop_asin, ND_K_NONFINITE(asin) if (cs::big_arg(z.re, z.im)) {
   const cs::val<F> t = cs::asinh_big(z.im, z.re); /* asin z = swap(asinh(swap z)) */
   return mk<F>(t.im, t.re);
-} return c_asin(z);)
-ND_K_COMPLEX(cop_acos, ND_K_NONFINITE(acos) return c_acos(z);)
-ND_K_COMPLEX(cop_atan, ND_K_NONFINITE(atan) return times_mi(c_atanh(times_i(z)));)
-ND_K_COMPLEX(cop_sinh, ND_K_NONFINITE(sinh) return c_sinh(z);)
-ND_K_COMPLEX(cop_cosh, ND_K_NONFINITE(cosh) return c_cosh(z);)
-ND_K_COMPLEX(cop_tanh, ND_K_NONFINITE(tanh) return c_tanh(z);)
+} return c_asin(z);, 1)
+ND_K_COMPLEX(cop_acos, ND_K_NONFINITE(acos) return c_acos(z);, 1)
+ND_K_COMPLEX(cop_atan, ND_K_NONFINITE(atan) return times_mi(c_atanh(times_i(z)));, 1)
+ND_K_COMPLEX(cop_sinh, ND_K_NONFINITE(sinh) return c_sinh(z);, 1)
+ND_K_COMPLEX(cop_cosh, ND_K_NONFINITE(cosh) return c_cosh(z);, 1)
+ND_K_COMPLEX(cop_tanh, ND_K_NONFINITE(tanh) return c_tanh(z);, 1)
 ND_K_COMPLEX(cop_asinh, ND_K_NONFINITE(asinh) if (cs::big_arg(z.re, z.im)) return from_cs(cs::asinh_big(z.re, z.im));
-             return times_mi(c_asin(times_i(z)));)
+             return times_mi(c_asin(times_i(z)));, 1)
 ND_K_COMPLEX(cop_acosh, ND_K_NONFINITE(acosh) if (cs::big_arg(z.re, z.im)) return from_cs(cs::acosh_big(z.re, z.im));
-             return c_acosh(z);)
-ND_K_COMPLEX(cop_atanh, ND_K_NONFINITE(atanh) return c_atanh(z);)
+             return c_acosh(z);, 1)
+ND_K_COMPLEX(cop_atanh, ND_K_NONFINITE(atanh) return c_atanh(z);, 1)
 #undef ND_K_COMPLEX
 #undef ND_K_NONFINITE
 
 /* NumPy's npy_cpow: exact small integer powers by repeated multiplication, else the C
  * library's cpow, exp(b log a). */
 template <class T>
-struct cop_power : base<T, T, 2> {
-  using base<T, T, 2>::base;
+struct cop_power : base<T, T, 2, 1> {
+  using base<T, T, 2, 1>::base;
   typedef decltype(T().re) F;
   __device__ __forceinline__ T operator()(T a, T b) const {
     const F nan = (F)NAN;

@@ -41,10 +41,10 @@ __device__ __forceinline__ bool cmp_cplx(int c, cplx<F> a, cplx<F> b) {
 
 /* The six comparisons: one instance per dtype. */
 template <class T>
-struct op_cmp : base<bool, T, 2, 1> {
+struct op_cmp : base<bool, T, 2, 0, 1> {
   int c;
   __device__ __forceinline__ explicit op_cmp(const nd_kparams &p)
-      : base<bool, T, 2, 1>(p), c(p.op - ND_UFUNC_EQUAL) {}
+      : base<bool, T, 2, 0, 1>(p), c(p.op - ND_UFUNC_EQUAL) {}
   __device__ __forceinline__ bool operator()(T a, T b) const {
     if constexpr (is_cplx<T>::v) return cmp_cplx(c, a, b);
     else return cmp_real(c, a, b);
@@ -52,11 +52,11 @@ struct op_cmp : base<bool, T, 2, 1> {
 };
 
 /* int64 a against uint64 b, exactly. */
-struct cmp_iu : base<bool, int64_t, 2, 1> {
+struct cmp_iu : base<bool, int64_t, 2, 0, 1> {
   typedef uint64_t A1;
   int c;
   __device__ __forceinline__ explicit cmp_iu(const nd_kparams &p)
-      : base<bool, int64_t, 2, 1>(p), c(p.op - ND_UFUNC_EQUAL) {}
+      : base<bool, int64_t, 2, 0, 1>(p), c(p.op - ND_UFUNC_EQUAL) {}
   __device__ __forceinline__ bool operator()(int64_t a, uint64_t b) const {
     if (a < 0) return c == 1 || c == 2 || c == 3;
     return cmp_real(c, (uint64_t)a, b);

@@ -12,54 +12,54 @@ namespace ndk {
 namespace {
 
 /* Unary functor T -> T from a math overload. */
-#define ND_K_UNARY(name, expr)                                                \
-  template <class T>                                                          \
-  struct name : base<T, T, 1> {                                               \
-    using base<T, T, 1>::base;                                                \
-    __device__ __forceinline__ T operator()(T x) const { return expr; }       \
+#define ND_K_UNARY(name, expr, heavy)                                        \
+  template <class T>                                                         \
+  struct name : base<T, T, 1, heavy> {                                       \
+    using base<T, T, 1, heavy>::base;                                        \
+    __device__ __forceinline__ T operator()(T x) const { return expr; }      \
   };
 
-ND_K_UNARY(op_sqrt, m_sqrt(x))
-ND_K_UNARY(op_cbrt, m_cbrt(x))
-ND_K_UNARY(op_exp, m_exp(x))
-ND_K_UNARY(op_exp2, m_exp2(x))
-ND_K_UNARY(op_expm1, m_expm1(x))
-ND_K_UNARY(op_log, m_log(x))
-ND_K_UNARY(op_log2, m_log2(x))
-ND_K_UNARY(op_log10, m_log10(x))
-ND_K_UNARY(op_log1p, m_log1p(x))
-ND_K_UNARY(op_sin, m_sin(x))
-ND_K_UNARY(op_cos, m_cos(x))
-ND_K_UNARY(op_tan, m_tan(x))
-ND_K_UNARY(op_asin, m_asin(x))
-ND_K_UNARY(op_acos, m_acos(x))
-ND_K_UNARY(op_atan, m_atan(x))
-ND_K_UNARY(op_sinh, m_sinh(x))
-ND_K_UNARY(op_cosh, m_cosh(x))
-ND_K_UNARY(op_tanh, m_tanh(x))
-ND_K_UNARY(op_asinh, m_asinh(x))
-ND_K_UNARY(op_acosh, m_acosh(x))
-ND_K_UNARY(op_atanh, m_atanh(x))
+ND_K_UNARY(op_sqrt, m_sqrt(x), 0)
+ND_K_UNARY(op_cbrt, m_cbrt(x), 1)
+ND_K_UNARY(op_exp, m_exp(x), 0)
+ND_K_UNARY(op_exp2, m_exp2(x), 0)
+ND_K_UNARY(op_expm1, m_expm1(x), 1)
+ND_K_UNARY(op_log, m_log(x), 0)
+ND_K_UNARY(op_log2, m_log2(x), 0)
+ND_K_UNARY(op_log10, m_log10(x), 1)
+ND_K_UNARY(op_log1p, m_log1p(x), 1)
+ND_K_UNARY(op_sin, m_sin(x), 0)
+ND_K_UNARY(op_cos, m_cos(x), 0)
+ND_K_UNARY(op_tan, m_tan(x), 1)
+ND_K_UNARY(op_asin, m_asin(x), 1)
+ND_K_UNARY(op_acos, m_acos(x), 1)
+ND_K_UNARY(op_atan, m_atan(x), 1)
+ND_K_UNARY(op_sinh, m_sinh(x), 1)
+ND_K_UNARY(op_cosh, m_cosh(x), 1)
+ND_K_UNARY(op_tanh, m_tanh(x), 1)
+ND_K_UNARY(op_asinh, m_asinh(x), 1)
+ND_K_UNARY(op_acosh, m_acosh(x), 1)
+ND_K_UNARY(op_atanh, m_atanh(x), 1)
 /* NumPy: x * (pi / 180) with the constant computed in the type itself (for float32,
  * 180.0f / NPY_PIf = 57.295776f, not the rounded double quotient 57.29578f). */
-ND_K_UNARY(op_deg2rad, x * ((T)3.141592653589793238462643383279502884 / (T)180))
-ND_K_UNARY(op_rad2deg, x * ((T)180 / (T)3.141592653589793238462643383279502884))
+ND_K_UNARY(op_deg2rad, x * ((T)3.141592653589793238462643383279502884 / (T)180), 0)
+ND_K_UNARY(op_rad2deg, x * ((T)180 / (T)3.141592653589793238462643383279502884), 0)
 #undef ND_K_UNARY
 
-#define ND_K_BINARY(name, expr)                                                  \
-  template <class T>                                                             \
-  struct name : base<T, T, 2> {                                                  \
-    using base<T, T, 2>::base;                                                   \
-    __device__ __forceinline__ T operator()(T x, T y) const { return expr; }     \
+#define ND_K_BINARY(name, expr, heavy)                                          \
+  template <class T>                                                            \
+  struct name : base<T, T, 2, heavy> {                                          \
+    using base<T, T, 2, heavy>::base;                                           \
+    __device__ __forceinline__ T operator()(T x, T y) const { return expr; }    \
   };
 
-ND_K_BINARY(op_atan2, m_atan2(x, y))
-ND_K_BINARY(op_hypot, m_hypot(x, y))
+ND_K_BINARY(op_atan2, m_atan2(x, y), 1)
+ND_K_BINARY(op_hypot, m_hypot(x, y), 1)
 #undef ND_K_BINARY
 
 template <class T>
-struct op_logaddexp : base<T, T, 2> {
-  using base<T, T, 2>::base;
+struct op_logaddexp : base<T, T, 2, 1> {
+  using base<T, T, 2, 1>::base;
   __device__ __forceinline__ T operator()(T x, T y) const {
     if (x == y) return x + (T)0.693147180559945309417232121458176568; /* ln 2; also inf+inf */
     const T tmp = x - y;
@@ -70,8 +70,8 @@ struct op_logaddexp : base<T, T, 2> {
 };
 
 template <class T>
-struct op_logaddexp2 : base<T, T, 2> {
-  using base<T, T, 2>::base;
+struct op_logaddexp2 : base<T, T, 2, 1> {
+  using base<T, T, 2, 1>::base;
   __device__ __forceinline__ T operator()(T x, T y) const {
     const T log2e = (T)1.442695040888963407359924681001892137;
     if (x == y) return x + (T)1;

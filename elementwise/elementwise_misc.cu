@@ -70,10 +70,10 @@ template <class T> __device__ __forceinline__ T vmin(T a, T b) {
 /* maximum, minimum, fmax, fmin: one instance per dtype (0 maximum, 1 minimum, 2 fmax,
  * 3 fmin). fmax keeps a when b is NaN or a >= b, fmin when b is NaN or a <= b. */
 template <class T>
-struct op_extremum : base<T, T, 2, 1> {
+struct op_extremum : base<T, T, 2, 0, 1> {
   int which;
   __device__ __forceinline__ explicit op_extremum(const nd_kparams &p)
-      : base<T, T, 2, 1>(p), which(p.op - ND_UFUNC_MAXIMUM) {}
+      : base<T, T, 2, 0, 1>(p), which(p.op - ND_UFUNC_MAXIMUM) {}
   __device__ __forceinline__ T operator()(T a, T b) const {
     switch (which) {
       case 0: return vmax(a, b);
@@ -107,7 +107,7 @@ struct op_where {
   typedef bool A0;
   typedef B A1;
   typedef B A2;
-  enum { nin = 3, tile = 0 };
+  enum { nin = 3, heavy = 0, tile = 0 };
   __device__ __forceinline__ explicit op_where(const nd_kparams &) {}
   __device__ __forceinline__ B operator()(bool c, B x, B y) const { return c ? x : y; }
 };
@@ -234,13 +234,13 @@ struct op_imag : base<decltype(T().re), T, 1> {
 
 /* atan2(imag, real) rounded to the type, then times (type)(180/pi) when params.i. */
 template <class T>
-struct op_angle : base<typename real_t<T>::type, T, 1> {
+struct op_angle : base<typename real_t<T>::type, T, 1, 1> {
   typedef typename real_t<T>::type S;
   typedef typename comp<S>::type C;
   C k;
   bool deg;
   __device__ __forceinline__ explicit op_angle(const nd_kparams &p)
-      : base<S, T, 1>(p), k(param<S>(180.0 / 3.141592653589793238462643383279502884)), deg(p.i != 0) {}
+      : base<S, T, 1, 1>(p), k(param<S>(180.0 / 3.141592653589793238462643383279502884)), deg(p.i != 0) {}
   __device__ __forceinline__ S operator()(T x) const {
     C a;
     if constexpr (is_cplx<T>::v) a = m_atan2(x.im, x.re);
