@@ -34,8 +34,8 @@
  *   variants (linalg/plan.c), each beside its generic neighbour on the same input, through the
  *   library's bench hook nd__gj_set_generic (linalg/gj_plan.h): the case without a suffix runs
  *   the normal plan, _small / _warp / _vendor leave the variant's rows out of the plan so that
- *   the next row takes its orders, _noprefetch and _barrier run the plain form of the kernel's
- *   kept trick. A variant stays only where its neighbour takes 15% longer or more on both the
+ *   the next row takes its orders, _noprefetch runs the tensor-core kernel without its
+ *   prefetch. A variant stays only where its neighbour takes 15% longer or more on both the
  *   H100 and the H200: `--filter linalg.gj_` times all of them (linalg/TUNING.md).
  *
  * A result over its bound fails the case. Flop counts: 2 n^3 per inverse (getrf + getri),
@@ -236,10 +236,8 @@ GJ_SETUP(setup_gj_tc32b_noprefetch, 40000, 32, ND_FLOAT64, ND__GJ_PLAIN)
 GJ_SETUP(setup_gj_tc32b_warp, 40000, 32, ND_FLOAT64, GJ_OFF(TC))
 GJ_SETUP(setup_gj_tc32b_small, 40000, 32, ND_FLOAT64, GJ_OFF(TC) | GJ_OFF(WARP))
 GJ_SETUP(setup_gj_la128, 1000, 128, ND_FLOAT32, 0)
-GJ_SETUP(setup_gj_la128_barrier, 1000, 128, ND_FLOAT32, ND__GJ_PLAIN)
 GJ_SETUP(setup_gj_la128_vendor, 1000, 128, ND_FLOAT32, GJ_OFF(MEDIUM))
 GJ_SETUP(setup_gj_la128d, 200, 128, ND_FLOAT64, 0)
-GJ_SETUP(setup_gj_la128d_barrier, 200, 128, ND_FLOAT64, ND__GJ_PLAIN)
 GJ_SETUP(setup_gj_la128d_vendor, 200, 128, ND_FLOAT64, GJ_OFF(MEDIUM))
 
 /* Single large matrices, timed in the default checked mode (as the peers, whose inverses check
@@ -509,10 +507,8 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.gj_tc_40000x32x32_f64_warp",   setup_gj_tc32b_warp,       run_inv, check_inv, la_teardown, NULL},
     {"linalg.gj_tc_40000x32x32_f64_small",  setup_gj_tc32b_small,      run_inv, check_inv, la_teardown, NULL},
     {"linalg.gj_lookahead_1000x128x128_f32", setup_gj_la128,           run_inv, check_inv, la_teardown, NULL},
-    {"linalg.gj_lookahead_1000x128x128_f32_barrier", setup_gj_la128_barrier, run_inv, check_inv, la_teardown, NULL},
     {"linalg.gj_lookahead_1000x128x128_f32_vendor", setup_gj_la128_vendor, run_inv, check_inv, la_teardown, NULL},
     {"linalg.gj_lookahead_200x128x128_f64", setup_gj_la128d,           run_inv, check_inv, la_teardown, NULL},
-    {"linalg.gj_lookahead_200x128x128_f64_barrier", setup_gj_la128d_barrier, run_inv, check_inv, la_teardown, NULL},
     {"linalg.gj_lookahead_200x128x128_f64_vendor", setup_gj_la128d_vendor, run_inv, check_inv, la_teardown, NULL},
     {"linalg.inv_4096_f64",           setup_inv_4096,   NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_4096_f64_unchecked", setup_inv_4096u,  NULL,       check_inv,    la_teardown, measure_inv_big},

@@ -695,10 +695,9 @@ extern "C" int nd_lk_inv_warp_ok(int dtype, int n) {
  * kernel with 8 x 4 tiles (512 threads) and panels of 4. TN = 32, inverse only
  * (nd_lk_inv_warp_ok): k_gjw, one warp per matrix; float32 with 4 x 8 tiles, one warp per block
  * and 28 blocks per SM (72 registers), float64 with 8 x 4 tiles and four warps per block.
- *
- * p->plain (a comparison only): float32 and float64 TN = 128 take the barrier kernel with the
- * generic 8 x 4 tiles instead of the lookahead kernel, the neighbour that the lookahead kernel
- * has to beat by 15% on every GPU it is tuned for (linalg/plan.c). */
+ * The lookahead kernel beat its generic neighbour, the barrier kernel with 8 x 4 tiles at
+ * TN = 128, by 1.43-1.79x on the H100 and the H200 (linalg/TUNING.md); that comparison's two
+ * instances are no longer compiled. */
 extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (p->batch == 0) return ND_OK;
@@ -712,12 +711,10 @@ extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   switch (p->dtype) {
     case 10:
       if (small) return nd_gjb_launch_sync<float, 64, 8, 8, 8, 8, false>(p, st);
-      return p->plain ? nd_gjb_launch_sync<float, 128, 8, 4, 4, 1, false>(p, st)
-                      : nd_gjb_launch_la<float, 128, 8, 2>(p, st);
+      return nd_gjb_launch_la<float, 128, 8, 2>(p, st);
     case 11:
       if (small) return nd_gjb_launch_sync<double, 64, 4, 4, 4, 2, false>(p, st);
-      return p->plain ? nd_gjb_launch_sync<double, 128, 8, 4, 4, 1, true>(p, st)
-                      : nd_gjb_launch_la<double, 128, 8, 1>(p, st);
+      return nd_gjb_launch_la<double, 128, 8, 1>(p, st);
     case 12:
       return small ? nd_gjb_launch_sync<nd_c64, 64, 4, 4, 4, 2, false>(p, st)
                    : nd_gjb_launch_sync<nd_c64, 128, 8, 4, 4, 1, true>(p, st);

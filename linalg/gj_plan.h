@@ -43,9 +43,8 @@ nd__gj_route nd__gj_plan(int mode, nd_dtype dt, int n, int cc_major);
 
 /* Bits of nd__gj_set_generic's mask. ND__GJ_SKIP(route) leaves that route's rows out of the
  * plan, so that their orders take the row below (the generic neighbour the variant is measured
- * against). ND__GJ_PLAIN asks the launchers for the plain form of the two tricks they keep:
- * nd_lk_inv_tc without its L2 prefetch of a later warp's matrix, nd_lk_gj_medium with the barrier
- * kernel where it runs the lookahead kernel (float32 and float64 orders 65..128). */
+ * against). ND__GJ_PLAIN asks for the plain form of the one trick kept inside a kernel:
+ * nd_lk_inv_tc without its L2 prefetch of a later warp's matrix. */
 #define ND__GJ_SKIP(route) (1u << (unsigned)(route))
 #define ND__GJ_PLAIN (1u << 16)
 

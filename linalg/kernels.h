@@ -38,7 +38,7 @@ typedef struct nd_lk_gj {
   void *logdet; /* contiguous, batch elements of the real dtype */
   int *info;    /* contiguous per matrix: 0 or the 1-based index of the first zero pivot; may be NULL */
   unsigned long long *first; /* atomicMin of failing batch indices; may be NULL */
-  int plain; /* nonzero: the plain form of a launcher's kept trick, for comparisons only
+  int plain; /* nonzero: nd_lk_inv_tc without its prefetch, for comparisons only
               * (ND__GJ_PLAIN in linalg/gj_plan.h) */
 } nd_lk_gj;
 

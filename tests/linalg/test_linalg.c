@@ -326,8 +326,8 @@ static void check_det(nd_dtype dt, int64_t batch, int64_t n) {
 
 /* Every row of the batched inverse's plan (linalg/plan.c) at both ends of its orders, under the
  * normal plan and under each setting of the bench hook nd__gj_set_generic (each variant's generic
- * neighbour, and the plain forms of the tensor-core kernel's prefetch and the lookahead kernel),
- * so that every kernel instance the plan or a comparison can launch is checked. */
+ * neighbour, and the tensor-core kernel without its prefetch), so that every kernel instance
+ * the plan or a comparison can launch is checked. */
 START_TEST(test_inv_plan_rows) {
   int dev = 0, major = 0;
   ck_assert_int_eq(cudaGetDevice(&dev), cudaSuccess);
@@ -352,16 +352,6 @@ START_TEST(test_inv_plan_rows) {
     }
     ck_assert_uint_eq(nd__gj_set_generic(0), masks[m]);
   }
-  /* the plain lookahead comparison runs the barrier kernel's 128-wide float32 and float64
-   * instances: orders between the rows' ends too */
-  ck_assert_uint_eq(nd__gj_set_generic(ND__GJ_PLAIN), 0);
-  for (int d = 0; d < 2; d++) {
-    int64_t batch = 3;
-    check_inv(FLOATS[d], 1, &batch, 65);
-    check_inv(FLOATS[d], 1, &batch, 100);
-    check_det(FLOATS[d], 3, 100);
-  }
-  ck_assert_uint_eq(nd__gj_set_generic(0), ND__GJ_PLAIN);
 }
 END_TEST
 
