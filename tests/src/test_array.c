@@ -1291,43 +1291,33 @@ static nd_ref pattern_ref(nd_dtype dt, int ndim, const int64_t *shape, int64_t s
  * transpose: 64-wide tiles for items of up to 4 bytes, 32-wide for 8 and 16. Whole and
  * partial tiles of every item size, a batch of several matrices, and more batches than the
  * grid's z limit (65535), which the host launches in parts. */
-START_TEST(copy_of_swapped_axes_every_item_size) {
-  const nd_dtype dts[] = {ND_UINT8, ND_INT16, ND_FLOAT32, ND_FLOAT64, ND_COMPLEX128};
-  const int64_t shapes[][3] = {{1, 64, 64}, {1, 65, 129}, {1, 8, 200}, {1, 130, 8}, {1, 127, 63},
-                               {3, 70, 66}, {2, 32, 96}};
-  for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
-    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
-      nd_ref rb = pattern_ref(dts[t], 3, shapes[k], 7 + (int64_t)k);
-      nd_array *b = nd_ref_upload(&rb), *v, *c;
-      const int64_t axes[3] = {0, 2, 1};
-      const int perm[3] = {0, 2, 1};
-      OK(nd_array_transpose(b, 3, axes, &v));
-      nd_ref rv = nd_ref_permute(&rb, perm);
-      OK(nd_array_copy(v, ND_ORDER_C, &c));
-      ck_assert(nd_array_is_c_contiguous(c));
-      nd_ref_expect(c, &rv, "%s (%lld, %lld, %lld).transpose(0, 2, 1).copy()", nd_dtype_name(dts[t]),
-                    (long long)shapes[k][0], (long long)shapes[k][1], (long long)shapes[k][2]);
-      nd_array_release(c);
-      nd_array_release(v);
-      nd_array_release(b);
-      nd_ref_free(&rv);
-      nd_ref_free(&rb);
-    }
-  }
-  const int64_t many[3] = {65537, 8, 9};
-  nd_ref rb = pattern_ref(ND_UINT8, 3, many, 3);
+static void check_swapped_copy(nd_dtype dt, const int64_t shape[3], int64_t seed) {
+  nd_ref rb = pattern_ref(dt, 3, shape, seed);
   nd_array *b = nd_ref_upload(&rb), *v, *c;
   const int64_t axes[3] = {0, 2, 1};
   const int perm[3] = {0, 2, 1};
   OK(nd_array_transpose(b, 3, axes, &v));
   nd_ref rv = nd_ref_permute(&rb, perm);
   OK(nd_array_copy(v, ND_ORDER_C, &c));
-  nd_ref_expect(c, &rv, "uint8 (65537, 8, 9).transpose(0, 2, 1).copy()");
+  ck_assert(nd_array_is_c_contiguous(c));
+  nd_ref_expect(c, &rv, "%s (%lld, %lld, %lld).transpose(0, 2, 1).copy()", nd_dtype_name(dt),
+                (long long)shape[0], (long long)shape[1], (long long)shape[2]);
   nd_array_release(c);
   nd_array_release(v);
   nd_array_release(b);
   nd_ref_free(&rv);
   nd_ref_free(&rb);
+}
+
+START_TEST(copy_of_swapped_axes_every_item_size) {
+  const nd_dtype dts[] = {ND_UINT8, ND_INT16, ND_FLOAT32, ND_FLOAT64, ND_COMPLEX128};
+  const int64_t shapes[][3] = {{1, 64, 64}, {1, 65, 129}, {1, 8, 200}, {1, 130, 8}, {1, 127, 63},
+                               {3, 70, 66}, {2, 32, 96}};
+  for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++)
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+      check_swapped_copy(dts[t], shapes[k], 7 + (int64_t)k);
+  const int64_t many[3] = {65537, 8, 9};
+  check_swapped_copy(ND_UINT8, many, 3);
 }
 END_TEST
 
