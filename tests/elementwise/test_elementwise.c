@@ -532,10 +532,10 @@ START_TEST(vector_path_units) {
 }
 END_TEST
 
-/* The tiled path (a transposed operand) at shapes around its tile sides (64 for elements of
- * up to 4 bytes, 32 for wider ones), with byte offsets on both operands, a transposed operand
- * whose rows run backwards, the transposed operand on either side, and both operands
- * transposed into a C-ordered out (two tiles in shared memory). */
+/* The tiled path (a transposed operand) at shapes around its tile side (32), with byte
+ * offsets on both operands, a transposed operand whose rows run backwards, the transposed
+ * operand on either side, and both operands transposed into a C-ordered out (two tiles in
+ * shared memory). */
 START_TEST(tiled_path_edges_and_offsets) {
   const int64_t dims[][2] = {{16, 16}, {64, 128}, {65, 129}, {130, 200}, {200, 63}, {17, 300}, {96, 33}};
   const nd_dtype tdt[] = {ND_FLOAT32, ND_INT16, ND_BOOL, ND_FLOAT64, ND_COMPLEX64};
@@ -612,6 +612,28 @@ START_TEST(tiled_path_edges_and_offsets) {
       nd_ref_free(&hc0);
     }
   }
+}
+END_TEST
+
+/* More tile rows than the grid's y limit (65535 tiles of 32 rows). */
+START_TEST(tiled_path_past_the_grid_limit) {
+  const int64_t R = 65535 * 32 + 40, C = 16;
+  const int64_t sa[2] = {R, C}, sb[2] = {C, R};
+  nd_ref ha, hb;
+  nd_array *a = upload_pattern(ND_FLOAT32, 2, sa, 3, &ha);
+  nd_array *b = upload_pattern(ND_FLOAT32, 2, sb, 5, &hb), *bt;
+  ND_ASSERT_OK(nd_array_transpose(b, 0, NULL, &bt));
+  const int perm[2] = {1, 0};
+  nd_ref hbt = nd_ref_permute(&hb, perm);
+  const nd_dtype dts[2] = {ND_FLOAT32, ND_FLOAT32};
+  nd_array *x[2] = {a, bt};
+  const nd_ref *rx[2] = {&ha, &hbt};
+  run_layout_case(ND_UFUNC_ADD, dts, x, rx, NULL, "add float32 (2097160, 16) + transposed");
+  nd_array_release(bt);
+  nd_array_release(b);
+  nd_array_release(a);
+  nd_ref_free(&ha);
+  nd_ref_free(&hb);
 }
 END_TEST
 
@@ -1226,6 +1248,7 @@ static Suite *elementwise_suite(void) {
   tcase_add_test(t, vector_broadcast_and_tiled_paths);
   tcase_add_test(t, vector_path_units);
   tcase_add_test(t, tiled_path_edges_and_offsets);
+  tcase_add_test(t, tiled_path_past_the_grid_limit);
   suite_add_tcase(s, t);
   t = tcase_create("semantics");
   tcase_set_timeout(t, 300);

@@ -577,6 +577,95 @@ static int64_t item_i(nd_array *a) {
   return s.dtype == ND_BOOL ? s.v.b : s.v.i;
 }
 
+/* argmin runs as argmax of the order-reversed values (-x, ~x): the ends of the integer ranges,
+ * signed zeros, all-infinite ranges and complex ties, each on a short array (one thread's
+ * scalar loop) and placed inside a long float array (the 16-byte loads and split rows). */
+static nd_array *host_vec(const void *v, size_t bytes, int64_t n, nd_dtype dt) {
+  nd_array *a = NULL;
+  ND_ASSERT_OK(nd_array_from_host(v, bytes, 1, &n, dt, &a));
+  return a;
+}
+static int64_t arg_of(nd_array *a, int max) {
+  nd_array *r = NULL;
+  if (max) ND_ASSERT_OK(nd_argmax(a, ND_AXIS_NONE, 0, NULL, &r));
+  else ND_ASSERT_OK(nd_argmin(a, ND_AXIS_NONE, 0, NULL, &r));
+  return item_i(r);
+}
+
+START_TEST(test_arg_order_edges) {
+  const int64_t i64[5] = {3, INT64_MAX, INT64_MIN, INT64_MIN, INT64_MAX};
+  nd_array *a = host_vec(i64, sizeof i64, 5, ND_INT64);
+  ck_assert_int_eq(arg_of(a, 0), 2);
+  ck_assert_int_eq(arg_of(a, 1), 1);
+  nd_array_release(a);
+  const uint64_t u64[4] = {7, UINT64_MAX, 0, 0};
+  a = host_vec(u64, sizeof u64, 4, ND_UINT64);
+  ck_assert_int_eq(arg_of(a, 0), 2);
+  ck_assert_int_eq(arg_of(a, 1), 1);
+  nd_array_release(a);
+  const uint8_t u8[4] = {255, 0, 255, 0};
+  a = host_vec(u8, sizeof u8, 4, ND_UINT8);
+  ck_assert_int_eq(arg_of(a, 0), 1);
+  ck_assert_int_eq(arg_of(a, 1), 0);
+  nd_array_release(a);
+  const uint8_t b[3] = {1, 0, 0};
+  a = host_vec(b, sizeof b, 3, ND_BOOL);
+  ck_assert_int_eq(arg_of(a, 0), 1);
+  ck_assert_int_eq(arg_of(a, 1), 0);
+  nd_array_release(a);
+  /* -0 and +0 are equal: the first wins either way */
+  const double z1[3] = {1, 0.0, -0.0}, z2[3] = {-1, -0.0, 0.0};
+  static const nd_dtype fdts[] = {ND_FLOAT16, ND_FLOAT32, ND_FLOAT64};
+  for (size_t d = 0; d < 3; d++) {
+    a = vec_f64(z1, 3, fdts[d]);
+    ck_assert_int_eq(arg_of(a, 0), 1);
+    nd_array_release(a);
+    a = vec_f64(z2, 3, fdts[d]);
+    ck_assert_int_eq(arg_of(a, 1), 1);
+    nd_array_release(a);
+    const double pinf[3] = {INFINITY, INFINITY, INFINITY}, ninf[3] = {-INFINITY, -INFINITY, -INFINITY};
+    a = vec_f64(pinf, 3, fdts[d]);
+    ck_assert_int_eq(arg_of(a, 0), 0);
+    ck_assert_int_eq(arg_of(a, 1), 0);
+    nd_array_release(a);
+    a = vec_f64(ninf, 3, fdts[d]);
+    ck_assert_int_eq(arg_of(a, 0), 0);
+    ck_assert_int_eq(arg_of(a, 1), 0);
+    nd_array_release(a);
+  }
+  /* complex: equal real parts, the imaginary parts decide; equal values, the first */
+  const int64_t n = 4;
+  nd_ref c = nd_ref_new(ND_COMPLEX128, 1, &n);
+  nd_ref_set(&c, 0, nd_scalar_complex(2, 1));
+  nd_ref_set(&c, 1, nd_scalar_complex(2, -1));
+  nd_ref_set(&c, 2, nd_scalar_complex(2, -1));
+  nd_ref_set(&c, 3, nd_scalar_complex(2, 1));
+  a = nd_ref_upload(&c);
+  ck_assert_int_eq(arg_of(a, 0), 1);
+  ck_assert_int_eq(arg_of(a, 1), 0);
+  nd_array_release(a);
+  nd_ref_free(&c);
+  /* a long float32 row (vector loads, split over many blocks): ties of the extreme values
+   * placed far apart, the first must win */
+  const int64_t big = 3 << 20;
+  float *h = malloc((size_t)big * sizeof *h);
+  ck_assert_ptr_nonnull(h);
+  for (int64_t k = 0; k < big; k++) h[k] = (float)((k * 7919) % 1000) - 500.0f;
+  h[1234567] = h[2999999] = -1e30f;
+  h[777777] = h[3000001] = 1e30f;
+  h[2000000] = -0.0f;
+  a = host_vec(h, (size_t)big * sizeof *h, big, ND_FLOAT32);
+  ck_assert_int_eq(arg_of(a, 0), 1234567);
+  ck_assert_int_eq(arg_of(a, 1), 777777);
+  nd_array_release(a);
+  for (int64_t k = 0; k < big; k++) h[k] = -INFINITY;
+  a = host_vec(h, (size_t)big * sizeof *h, big, ND_FLOAT32);
+  ck_assert_int_eq(arg_of(a, 1), 0);
+  nd_array_release(a);
+  free(h);
+}
+END_TEST
+
 START_TEST(test_nan_inf) {
   const double nan = NAN, inf = INFINITY;
   static const nd_dtype dts[] = {ND_FLOAT16, ND_FLOAT32, ND_FLOAT64};
@@ -1412,6 +1501,7 @@ static Suite *reduce_suite(void) {
   tcase_add_test(t, test_axes_4d);
   tcase_add_test(t, test_kernel_paths);
   tcase_add_test(t, test_nan_inf);
+  tcase_add_test(t, test_arg_order_edges);
   tcase_add_test(t, test_empty);
   tcase_add_test(t, test_dtype_argument);
   tcase_add_test(t, test_out_argument);
