@@ -564,6 +564,12 @@ static nd_array *vec_f64(const double *v, int64_t n, nd_dtype dt) {
   return a;
 }
 
+static nd_ref ref_c128(const double (*v)[2], int64_t n) {
+  nd_ref r = nd_ref_new(ND_COMPLEX128, 1, &n);
+  for (int64_t k = 0; k < n; k++) nd_ref_set(&r, k, nd_scalar_complex(v[k][0], v[k][1]));
+  return r;
+}
+
 static double item_f(nd_array *a) {
   nd_scalar s;
   ND_ASSERT_OK(nd_array_item(a, &s));
@@ -634,12 +640,8 @@ START_TEST(test_arg_order_edges) {
     nd_array_release(a);
   }
   /* complex: equal real parts, the imaginary parts decide; equal values, the first */
-  const int64_t n = 4;
-  nd_ref c = nd_ref_new(ND_COMPLEX128, 1, &n);
-  nd_ref_set(&c, 0, nd_scalar_complex(2, 1));
-  nd_ref_set(&c, 1, nd_scalar_complex(2, -1));
-  nd_ref_set(&c, 2, nd_scalar_complex(2, -1));
-  nd_ref_set(&c, 3, nd_scalar_complex(2, 1));
+  const double cv[4][2] = {{2, 1}, {2, -1}, {2, -1}, {2, 1}};
+  nd_ref c = ref_c128(cv, 4);
   a = nd_ref_upload(&c);
   ck_assert_int_eq(arg_of(a, 0), 1);
   ck_assert_int_eq(arg_of(a, 1), 0);
@@ -728,11 +730,8 @@ START_TEST(test_nan_inf) {
     nd_array_release(a);
   }
   /* complex: lexicographic order, NaN in either part propagates */
-  const int64_t n = 3;
-  nd_ref c = nd_ref_new(ND_COMPLEX128, 1, &n);
-  nd_ref_set(&c, 0, nd_scalar_complex(1, 5));
-  nd_ref_set(&c, 1, nd_scalar_complex(2, -1));
-  nd_ref_set(&c, 2, nd_scalar_complex(2, -3));
+  const double cv[3][2] = {{1, 5}, {2, -1}, {2, -3}};
+  nd_ref c = ref_c128(cv, 3);
   nd_array *a = nd_ref_upload(&c), *r;
   nd_scalar s;
   ND_ASSERT_OK(nd_amax(a, 0, NULL, 0, NULL, &r));
