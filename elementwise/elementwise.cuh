@@ -3,7 +3,7 @@
  *
  * An operation is a functor type Op with
  *   typedef R, A0, A1, A2;      result and input element types (device storage types)
- *   enum { nin, heavy, tile };   number of inputs (1..3); heavy = costly math (see vunroll);
+ *   enum { nin, heavy, tile };   number of inputs (1..3); heavy = costly math (no unrolling);
  *                                tile = has a tiled instance for transposed operands
  *   __device__ Op(const nd_kparams &);
  *   __device__ R operator()(A0 [, A1 [, A2]]) const;
@@ -22,15 +22,15 @@
  * - vec: one or two collapsed dimensions (rows x cols), every operand contiguous along cols
  *   or constant along cols (stride 0: a scalar, a broadcast row or column). Each thread moves
  *   V = 16 / (largest input size) elements per access (16-byte loads), U vectors per thread
- *   (vunroll: one, two for two or three inputs, eight for light float32 math), plain stores.
- *   The work is cut into units of U * 256 vectors of one row, one unit per 256-thread block,
- *   as many blocks as the work needs (see vec_grid; beyond the grid limit the units are
- *   dealt round-robin), for one long row and for many broadcast rows alike; a broadcast row
- *   operand is re-read from L2. With
- *   streaming-hint stores and 64-bit unit arithmetic, add reached 86% of the copy rate on the
- *   H200; with plain stores and 32-bit arithmetic 103% (bench/RESULTS.md).
- *   Requires each contiguous operand and row stride to be aligned to its access size;
- *   otherwise the strided path runs.
+ *   (vunroll: four for one input, two for two or three, eight for light float32 math, one
+ *   for costly math), plain stores. The work is cut into units of U * 256 vectors of one
+ *   row, one unit per 256-thread block, as many blocks as the work needs (see vec_grid;
+ *   beyond the grid limit the units are dealt round-robin), for one long row and for many
+ *   broadcast rows alike; a broadcast row operand is re-read from L2. With streaming-hint
+ *   stores and 64-bit unit arithmetic, add reached 86% of the copy rate on the H200; with
+ *   plain stores and 32-bit arithmetic 103% (bench/RESULTS.md). Requires each contiguous
+ *   operand and row stride to be aligned to its access size; otherwise the strided path
+ *   runs.
  * - tiled: two dimensions where the output is contiguous along cols but input 0 or 1 is
  *   contiguous along rows (a transposed operand). A 32x32 tile of such an input goes through
  *   shared memory (padded to 33 columns against bank conflicts), so that its reads are
@@ -318,15 +318,16 @@ struct vlight32 {
   };
 };
 
-/* Vectors per thread and work unit: one for one-input ops and costly math, two for two or
- * three inputs, eight for light float32 math, whose instruction count at the H200's
- * bandwidth nears the memory time (a thread with eight vectors' math overlaps it with the
- * next loads). On the H200 (2^28 float32, % of the copy rate): sin with one vector 79.7,
- * with eight 95.5; add with one 104.1, with two 103.0; a broadcast row add with one 86.5,
- * with two 96.8. On the H100 sin and add move by 1% or less between these choices. */
+/* Vectors per thread and work unit, so that each SM has enough bytes in flight at the
+ * occupancy these kernels get (40-48 registers: five or six blocks of 256 threads): four for
+ * one input, two for each of two or three inputs, one for costly math, whose instruction
+ * latency hides much of it; light float32 math takes eight. The H200 needs more in flight
+ * than the H100 (2^28 float32, % of the copy rate, one vector per thread against these
+ * choices): sin 79.7 against 95.5, a broadcast row add 86.5 against 96.8, add 104.1 against
+ * 103.0; on the H100 they move by 1% or less. */
 template <class Op>
 struct vunroll {
-  enum { v = vlight32<Op>::v ? 8 : Op::nin >= 2 ? 2 : 1 };
+  enum { v = Op::heavy ? 1 : vlight32<Op>::v ? 8 : Op::nin == 1 ? 4 : 2 };
 };
 
 template <class Op>
