@@ -583,9 +583,6 @@ static int64_t item_i(nd_array *a) {
   return s.dtype == ND_BOOL ? s.v.b : s.v.i;
 }
 
-/* argmin runs as argmax of the order-reversed values (-x, ~x): the ends of the integer ranges,
- * signed zeros, all-infinite ranges and complex ties, each on a short array (one thread's
- * scalar loop) and placed inside a long float array (the 16-byte loads and split rows). */
 static nd_array *host_vec(const void *v, size_t bytes, int64_t n, nd_dtype dt) {
   nd_array *a = NULL;
   ND_ASSERT_OK(nd_array_from_host(v, bytes, 1, &n, dt, &a));
@@ -598,6 +595,10 @@ static int64_t arg_of(nd_array *a, int max) {
   return item_i(r);
 }
 
+/* argmin and argmax where an order is easy to get wrong: the ends of the integer ranges,
+ * signed zeros, all-infinite ranges and complex ties, each on a short array (one thread's
+ * scalar loop), and far-apart ties inside a long float32 row (the 16-byte loads and split
+ * rows). The first index wins every tie. */
 START_TEST(test_arg_order_edges) {
   const int64_t i64[5] = {3, INT64_MAX, INT64_MIN, INT64_MIN, INT64_MAX};
   nd_array *a = host_vec(i64, sizeof i64, 5, ND_INT64);
