@@ -365,8 +365,19 @@ struct ArgAcc {
   int64_t i;
 };
 
-/* argmin/argmax: the identity carries index INT64_MAX, so it loses every tie and needs no
- * "empty" flag in the hot loop. A NaN beats every number; between NaNs the first wins. */
+/* The order reversed: strictly decreasing and defined for every value (-x for floats and
+ * complex, ~x for integers), NaN stays NaN and -0 stays equal to +0. */
+__device__ __forceinline__ int64_t reversed(int64_t x) { return ~x; }
+__device__ __forceinline__ uint64_t reversed(uint64_t x) { return ~x; }
+__device__ __forceinline__ float reversed(float x) { return -x; }
+__device__ __forceinline__ double reversed(double x) { return -x; }
+__device__ __forceinline__ cd reversed(cd x) { return cd{-x.re, -x.im}; }
+
+/* argmin/argmax: argmin runs as argmax of the reversed values, so the comparison in the hot
+ * loop has one direction and the runtime flag only picks how an element is loaded, off the
+ * accumulator's dependency chain. The identity carries index INT64_MAX, so it loses every tie
+ * and needs no "empty" flag in the hot loop. A NaN beats every number; between NaNs the first
+ * wins. The accumulator's value is the oriented one; only its index leaves the kernel. */
 template <class V>
 struct OpArg {
   typedef V Val;
@@ -374,14 +385,14 @@ struct OpArg {
   typedef NoRow Row;
   int flags;
   __device__ __forceinline__ Row row(int64_t) const { return Row(); }
+  __device__ __forceinline__ V oriented(V x) const { return (flags & ND_KRF_MAX) ? x : reversed(x); }
   __device__ __forceinline__ Acc identity() const {
     Acc a;
-    if (flags & ND_KRF_MAX) set_lowest(a.v);
-    else set_highest(a.v);
+    set_lowest(a.v);
     a.i = INT64_MAX;
     return a;
   }
-  __device__ __forceinline__ Acc make(V x, int64_t k, const Row &) const { return Acc{x, k}; }
+  __device__ __forceinline__ Acc make(V x, int64_t k, const Row &) const { return Acc{oriented(x), k}; }
   __device__ __forceinline__ Acc combine(Acc a, Acc b) const {
     if (has_nan<V>::value) {
       bool an = isnan_(a.v), bn = isnan_(b.v);
@@ -390,10 +401,8 @@ struct OpArg {
         return an ? a : b;
       }
     }
-    bool a_better = (flags & ND_KRF_MAX) ? lt(b.v, a.v) : lt(a.v, b.v);
-    bool b_better = (flags & ND_KRF_MAX) ? lt(a.v, b.v) : lt(b.v, a.v);
-    if (a_better) return a;
-    if (b_better) return b;
+    if (lt(b.v, a.v)) return a;
+    if (lt(a.v, b.v)) return b;
     return a.i <= b.i ? a : b;
   }
   __device__ nd_kval result(Acc a, const nd_kreduce &) const { return kv_sint(a.i); }
@@ -409,17 +418,18 @@ __device__ __forceinline__ typename Op::Acc push(const Op &op, const typename Op
 }
 
 /* argmin/argmax: since k comes after everything in a, a tie keeps a, and only three things
- * make x win: a is still the identity (index INT64_MAX, which a range of only -inf (max) or
- * +inf (min) must replace), x is NaN while a is not (the first NaN wins and then stays), or
- * x is strictly better. That is a few instructions per element instead of the general
- * combine's NaN tests on both sides, two orderings and the index tie-break. */
+ * make x win: a is still the identity (index INT64_MAX, which a range of only the lowest
+ * value must replace), x is NaN while a is not (the first NaN wins and then stays), or x is
+ * strictly greater (after orientation). That is a few instructions per element instead of
+ * the general combine's NaN tests on both sides, two orderings and the index tie-break. */
 template <class V>
 __device__ __forceinline__ ArgAcc<V> push(const OpArg<V> &op, const typename OpArg<V>::Acc &a,
                                           const typename OpArg<V>::Val &x, int64_t k,
                                           const NoRow &) {
-  const bool beats = isnan_(x) || ((op.flags & ND_KRF_MAX) ? lt(a.v, x) : lt(x, a.v));
+  const V y = op.oriented(x);
+  const bool beats = isnan_(y) || lt(a.v, y);
   const bool take = !isnan_(a.v) && (a.i == INT64_MAX || beats);
-  return take ? ArgAcc<V>{x, k} : a;
+  return take ? ArgAcc<V>{y, k} : a;
 }
 
 /* Count of nonzero elements; all (count == K) and any (count != 0) read it. */
