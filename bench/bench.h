@@ -195,6 +195,28 @@ cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cudaStream_t s
 cudaError_t bench_bare_fill_f32_driver(float *p, int64_t n, float value, cudaStream_t stream);
 cudaError_t bench_bare_memset_d32(void *p, size_t n, unsigned value, cudaStream_t stream);
 
+/* Reference kernels for the reduction and scan cases (bench_cub.cu). bench_read_f32 reads n
+ * float32 with unroll (4, 8 or 16) 16-byte loads in flight per thread and writes one partial sum
+ * per block into partials (bench_read_f32_blocks(n, unroll) floats). bench_cub_row_sums_f32 is
+ * CUB's segmented sum over the rows of a C-ordered rows x cols matrix; bench_cub_scan_f32 an
+ * inclusive float32 sum through CUB with 32-bit offsets (n < 2^32) under the policy the variant
+ * names. The CUB calls take temp NULL for the size query, as CUB does. */
+enum {
+  BENCH_SCAN_CUB32,            /* DeviceScan::InclusiveSum, CUB's own (sm_90) tuning */
+  BENCH_SCAN_T256_I24,         /* 256 threads x 24 items, CUB's sm_90 look-back delay */
+  BENCH_SCAN_T512_I16,
+  BENCH_SCAN_T256_I32,
+  BENCH_SCAN_T384_I24,
+  BENCH_SCAN_T128_I24_NODELAY, /* CUB's sm_90 tile shape, no backoff in the look-back */
+  BENCH_SCAN_VARIANTS
+};
+unsigned bench_read_f32_blocks(int64_t n, int unroll);
+cudaError_t bench_read_f32(const float *in, int64_t n, int unroll, float *partials, cudaStream_t stream);
+cudaError_t bench_cub_row_sums_f32(const float *in, float *out, int64_t rows, int64_t cols, void *temp,
+                                   size_t *temp_bytes, cudaStream_t stream);
+cudaError_t bench_cub_scan_f32(int variant, const float *in, float *out, int64_t n, void *temp,
+                               size_t *temp_bytes, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

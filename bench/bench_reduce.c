@@ -9,6 +9,15 @@
  * - sort.sort_f32: nd_sort of 2^26 float32 along its only axis, a new sorted array each run
  *   from the same unsorted input; bytes 2 x 4n (the sort's minimum traffic, read and write
  *   once); the note gives Gkeys/s.
+ * - Reference kernels (bench_cub.cu), timed beside the library's cases on the same data and
+ *   checked the same way; CuPy and PyTorch have no rows of these names:
+ *   ceiling.read_f32_u4/_u8/_u16: a bare read of the 2^28 float32 with 4, 8 or 16 16-byte loads
+ *   in flight per thread (the read rate the reductions are held to; bytes 4n);
+ *   red.sum_axis1_f32_cubseg: CUB's segmented sum over the 16384 rows (CuPy's method);
+ *   scan.cumsum_f32_cub32: CUB's scan as the library calls it but with 32-bit offsets;
+ *   scan.cumsum_f32_t256i24, _t512i16, _t256i32, _t384i24: other tile shapes (threads x items
+ *   per thread) with CUB's sm_90 look-back delay; _t128i24_nodelay: CUB's sm_90 tile without
+ *   the backoff delay.
  * --quick: 2^24 elements (2^22 for the sort) and 4096 x 4096 matrices.
  *
  * Every case allocates its output inside run() (out NULL, as a user's call) and releases the
@@ -28,7 +37,7 @@
 #include <string.h>
 
 /* Slots in bench_state.arr. */
-enum { IN = 0, OUT = 1, VIEW = 2 };
+enum { IN = 0, OUT = 1, VIEW = 2, TEMP = 3 };
 
 static int64_t red_n(const bench_ctx *ctx) { return ctx->quick ? (int64_t)1 << 24 : (int64_t)1 << 28; }
 static int64_t red_side(const bench_ctx *ctx) { return ctx->quick ? 4096 : 16384; }
@@ -307,6 +316,97 @@ static int check_sort(bench_ctx *ctx, bench_state *st) {
   return 0;
 }
 
+/* ---- reference kernels (bench_cub.cu) ------------------------------------------------------------ */
+
+/* The variant of a reference case: the number after its name's last '_u' or the index of its
+ * scan variant in ref_scan_names. */
+static const char *const ref_scan_names[BENCH_SCAN_VARIANTS] = {
+    "scan.cumsum_f32_cub32", "scan.cumsum_f32_t256i24", "scan.cumsum_f32_t512i16",
+    "scan.cumsum_f32_t256i32", "scan.cumsum_f32_t384i24", "scan.cumsum_f32_t128i24_nodelay"};
+static int ref_scan_variant(const bench_ctx *ctx) {
+  for (int v = 0; v < BENCH_SCAN_VARIANTS; v++)
+    if (strcmp(ctx->current->name, ref_scan_names[v]) == 0) return v;
+  return -1;
+}
+static int ref_unroll(const bench_ctx *ctx) {
+  const char *u = strrchr(ctx->current->name, 'u');
+  return u != NULL ? atoi(u + 1) : 0;
+}
+
+/* CUB's temporary storage, sized by its query, in st->arr[TEMP] (at least one byte). */
+static int ref_temp(bench_ctx *ctx, bench_state *st, size_t bytes) {
+  const int64_t n = bytes > 0 ? (int64_t)bytes : 1;
+  BENCH_ND(nd_empty(1, &n, ND_UINT8, &st->arr[TEMP]));
+  return 0;
+}
+static size_t ref_temp_bytes(const bench_state *st) { return (size_t)nd_array_nbytes(st->arr[TEMP]); }
+
+/* ceiling.read_f32_u{4,8,16}: the bare read (bytes 4n; the partial sums, 4 bytes per 32-64 KB
+ * read, are left out). Checked: the partial sums add up to the sum of the input. */
+static int setup_read(bench_ctx *ctx, bench_state *st) {
+  if (setup_vector(ctx, st, red_n(ctx)) != 0) return -1;
+  const int64_t blocks = bench_read_f32_blocks(st->n, ref_unroll(ctx));
+  BENCH_ND(nd_empty(1, &blocks, ND_FLOAT32, &st->arr[OUT]));
+  st->bytes = 4 * st->n;
+  return 0;
+}
+static int run_read(bench_ctx *ctx, bench_state *st) {
+  BENCH_CU(bench_read_f32(nd_array_data(st->arr[IN]), st->n, ref_unroll(ctx), nd_array_data(st->arr[OUT]),
+                          ctx->cu));
+  return 0;
+}
+static int check_read(bench_ctx *ctx, bench_state *st) {
+  const int64_t blocks = nd_array_size(st->arr[OUT]);
+  float *h = malloc((size_t)blocks * sizeof *h);
+  if (h == NULL) return bench_fail(ctx, "check: out of host memory");
+  nd_status s = nd_array_to_host(st->arr[OUT], h, (size_t)blocks * sizeof *h);
+  double got = 0, want = 0;
+  for (int64_t i = 0; s == ND_OK && i < blocks; i++) got += h[i];
+  free(h);
+  BENCH_ND(s);
+  for (int64_t i = 0; i < st->n; i++) want += bench_rand_value(ctx, i);
+  const double tol = ldexp((double)st->n, -24);
+  if (!(fabs(got - want) <= tol))
+    return bench_fail(ctx, "check: the partial sums add up to %.9g, expected %.9g (tolerance %.3g)", got,
+                      want, tol);
+  return 0;
+}
+
+/* red.sum_axis1_f32_cubseg: CUB's segmented sum, one block per row; checked as red.sum_axis1_f32. */
+static int setup_axis1_cub(bench_ctx *ctx, bench_state *st) {
+  if (setup_axis(ctx, st) != 0) return -1;
+  BENCH_ND(nd_empty(1, &st->n, ND_FLOAT32, &st->arr[OUT]));
+  size_t bytes = 0;
+  BENCH_CU(bench_cub_row_sums_f32(nd_array_data(st->arr[IN]), nd_array_data(st->arr[OUT]), st->n, st->n, NULL,
+                                  &bytes, ctx->cu));
+  return ref_temp(ctx, st, bytes);
+}
+static int run_axis1_cub(bench_ctx *ctx, bench_state *st) {
+  size_t bytes = ref_temp_bytes(st);
+  BENCH_CU(bench_cub_row_sums_f32(nd_array_data(st->arr[IN]), nd_array_data(st->arr[OUT]), st->n, st->n,
+                                  nd_array_data(st->arr[TEMP]), &bytes, ctx->cu));
+  return 0;
+}
+
+/* scan.cumsum_f32_<variant>: CUB's float32 scan under the variant's policy; checked as
+ * scan.cumsum_f32. */
+static int setup_scan_cub(bench_ctx *ctx, bench_state *st) {
+  if (setup_cumsum(ctx, st) != 0) return -1;
+  const int v = ref_scan_variant(ctx);
+  if (v < 0) return bench_fail(ctx, "no scan variant of this name");
+  BENCH_ND(nd_empty(1, &st->n, ND_FLOAT32, &st->arr[OUT]));
+  size_t bytes = 0;
+  BENCH_CU(bench_cub_scan_f32(v, nd_array_data(st->arr[IN]), nd_array_data(st->arr[OUT]), st->n, NULL, &bytes,
+                              ctx->cu));
+  return ref_temp(ctx, st, bytes);
+}
+static int run_scan_cub(bench_ctx *ctx, bench_state *st) {
+  size_t bytes = ref_temp_bytes(st);
+  BENCH_CU(bench_cub_scan_f32(ref_scan_variant(ctx), nd_array_data(st->arr[IN]), nd_array_data(st->arr[OUT]),
+                              st->n, nd_array_data(st->arr[TEMP]), &bytes, ctx->cu));
+  return 0;
+}
+
 const bench_case bench_reduce_cases[] = {
     {"red.sum_f32", setup_sum, run_sum, check_sum, NULL, NULL},
     {"red.sum_axis0_f32", setup_axis, run_axis0, check_axis0, teardown_p, NULL},
@@ -314,5 +414,15 @@ const bench_case bench_reduce_cases[] = {
     {"red.argmax_f32", setup_argmax, run_argmax, check_argmax, NULL, NULL},
     {"scan.cumsum_f32", setup_cumsum, run_cumsum, check_cumsum, NULL, NULL},
     {"sort.sort_f32", setup_sort, run_sort, check_sort, NULL, NULL},
+    {"ceiling.read_f32_u4", setup_read, run_read, check_read, NULL, NULL},
+    {"ceiling.read_f32_u8", setup_read, run_read, check_read, NULL, NULL},
+    {"ceiling.read_f32_u16", setup_read, run_read, check_read, NULL, NULL},
+    {"red.sum_axis1_f32_cubseg", setup_axis1_cub, run_axis1_cub, check_axis1, teardown_p, NULL},
+    {"scan.cumsum_f32_cub32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"scan.cumsum_f32_t256i24", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"scan.cumsum_f32_t512i16", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"scan.cumsum_f32_t256i32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"scan.cumsum_f32_t384i24", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"scan.cumsum_f32_t128i24_nodelay", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -1,0 +1,127 @@
+/* Reference kernels for the reduction and scan cases, beside the library's own (bench_reduce.c):
+ *
+ * - a bare read of n float32 (16-byte loads, U of them in flight per thread, one unit of U x
+ *   256 vectors per block, as many blocks as units, one partial sum per block written): the
+ *   read rate a reduction can reach, which the copy ceiling (read + write) does not give;
+ * - CUB's segmented sum over the rows of a matrix, one block per row (the call CuPy makes for
+ *   a sum over a contiguous last axis);
+ * - CUB's single-pass scan of float32 sums with 32-bit offsets (DeviceScan picks 64-bit ones
+ *   for a 64-bit count, as the library passes) under CUB's sm_90 tuning and under other tile
+ *   shapes: threads x items per thread, and no backoff delay in the look-back.
+ *
+ * None of this is library code: the cases time what a different choice would give on the GPU
+ * at hand, so that a change to the library is made on figures from both GPUs. */
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cuda/std/functional>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "bench.h"
+
+namespace {
+
+constexpr int kReadThreads = 256;
+
+template <int U>
+__global__ void __launch_bounds__(kReadThreads) read_kernel(const float4 *in, int64_t nv, const float *tail,
+                                                             int tail_n, float *partials) {
+  const int64_t j0 = (int64_t)blockIdx.x * (U * kReadThreads) + threadIdx.x;
+  float acc = 0.f;
+  if (j0 + (int64_t)(U - 1) * kReadThreads < nv) {
+    float4 x[U];
+#pragma unroll
+    for (int k = 0; k < U; k++) x[k] = in[j0 + (int64_t)k * kReadThreads];
+#pragma unroll
+    for (int k = 0; k < U; k++) acc += (x[k].x + x[k].y) + (x[k].z + x[k].w);
+  } else {
+    for (int64_t j = j0; j < nv; j += kReadThreads) {
+      const float4 x = in[j];
+      acc += (x.x + x.y) + (x.z + x.w);
+    }
+  }
+  if (blockIdx.x == 0 && (int)threadIdx.x < tail_n) acc += tail[threadIdx.x];
+  __shared__ float warp_sums[kReadThreads / 32];
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
+  if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = acc;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    acc = (int)threadIdx.x < kReadThreads / 32 ? warp_sums[threadIdx.x] : 0.f;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
+    if (threadIdx.x == 0) partials[blockIdx.x] = acc;
+  }
+}
+
+struct RowStart {
+  int64_t cols;
+  __host__ __device__ __forceinline__ int64_t operator()(int64_t r) const { return r * cols; }
+};
+
+/* A policy hub of one policy: the tile shape and look-back delay of the variant, used on
+ * every architecture (the cases run on sm_90 devices). */
+template <int Threads, int Items, class Delay>
+struct ScanHub {
+  struct Policy900 : cub::ChainedPolicy<900, Policy900, Policy900> {
+    using ScanPolicyT =
+        cub::AgentScanPolicy<Threads, Items, float, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
+                             cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS,
+                             cub::detail::MemBoundScaling<Threads, Items, float>, Delay>;
+  };
+  using MaxPolicy = Policy900;
+};
+
+/* CUB's sm_90 look-back delay for float32 sums (tuning_scan.cuh). */
+using Sm90Delay = cub::detail::fixed_delay_constructor_t<688, 1140>;
+using NoDelay = cub::detail::no_delay_constructor_t<1140>;
+
+template <int Threads, int Items, class Delay>
+cudaError_t scan_with(const float *in, float *out, uint32_t n, void *temp, size_t *bytes, cudaStream_t st) {
+  using Dispatch = cub::DispatchScan<const float *, float *, cuda::std::plus<float>, cub::NullType, uint32_t,
+                                     float, cub::ForceInclusive::No, ScanHub<Threads, Items, Delay>>;
+  return Dispatch::Dispatch(temp, *bytes, in, out, cuda::std::plus<float>(), cub::NullType(), n, st);
+}
+
+}  // namespace
+
+extern "C" unsigned bench_read_f32_blocks(int64_t n, int unroll) {
+  const int64_t per = (int64_t)unroll * kReadThreads, units = (n / 4 + per - 1) / per;
+  return units < 1 ? 1u : (unsigned)units;
+}
+
+extern "C" cudaError_t bench_read_f32(const float *in, int64_t n, int unroll, float *partials,
+                                      cudaStream_t st) {
+  const int64_t nv = n / 4;
+  const int tail_n = (int)(n - nv * 4);
+  const unsigned grid = bench_read_f32_blocks(n, unroll);
+  const float4 *v = (const float4 *)in;
+  switch (unroll) {
+    case 4: read_kernel<4><<<grid, kReadThreads, 0, st>>>(v, nv, in + nv * 4, tail_n, partials); break;
+    case 8: read_kernel<8><<<grid, kReadThreads, 0, st>>>(v, nv, in + nv * 4, tail_n, partials); break;
+    case 16: read_kernel<16><<<grid, kReadThreads, 0, st>>>(v, nv, in + nv * 4, tail_n, partials); break;
+    default: return cudaErrorInvalidValue;
+  }
+  return cudaGetLastError();
+}
+
+extern "C" cudaError_t bench_cub_row_sums_f32(const float *in, float *out, int64_t rows, int64_t cols,
+                                              void *temp, size_t *temp_bytes, cudaStream_t st) {
+  auto begin = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0), RowStart{cols});
+  return cub::DeviceSegmentedReduce::Sum(temp, *temp_bytes, in, out, rows, begin, begin + 1, st);
+}
+
+extern "C" cudaError_t bench_cub_scan_f32(int variant, const float *in, float *out, int64_t n, void *temp,
+                                          size_t *temp_bytes, cudaStream_t st) {
+  if (n < 0 || n > (int64_t)UINT32_MAX) return cudaErrorInvalidValue;
+  const uint32_t m = (uint32_t)n;
+  switch (variant) {
+    case BENCH_SCAN_CUB32: return cub::DeviceScan::InclusiveSum(temp, *temp_bytes, in, out, m, st);
+    case BENCH_SCAN_T256_I24: return scan_with<256, 24, Sm90Delay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T512_I16: return scan_with<512, 16, Sm90Delay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T256_I32: return scan_with<256, 32, Sm90Delay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T384_I24: return scan_with<384, 24, Sm90Delay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T128_I24_NODELAY: return scan_with<128, 24, NoDelay>(in, out, m, temp, temp_bytes, st);
+    default: return cudaErrorInvalidValue;
+  }
+}
