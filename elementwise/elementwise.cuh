@@ -338,15 +338,16 @@ __global__ void __launch_bounds__(ND_K_THREADS) k_vec(vec_args<Op::nin> a, nd_kp
   const Op op(prm);
   /* Work units: U * ND_K_THREADS vectors of one row. Block b takes unit b (beyond the grid
    * limit, units b + gridDim.x, ... too). The unit's (row, chunk) pair is advanced
-   * incrementally; rows longer than the grid need no division, shorter ones a 32-bit one
-   * (paid by every block, which moves only a few KB). */
+   * incrementally; one row, or rows longer than the grid, need no division, shorter rows a
+   * 32-bit one (paid by every block, which moves only a few KB: two divisions are as many
+   * instructions as the unit's loads, math and stores when a thread takes one vector). */
   const int64_t nv = a.cols / V, tail = a.cols - nv * V;
   /* at least one unit per row, which also takes the row's last cols % V elements */
   const int64_t cpr = nv > 0 ? (nv + per - 1) / per : a.cols > 0;
   const int64_t units = a.rows * cpr;
   if ((int64_t)blockIdx.x < units) {
     int64_t r = 0, ch = blockIdx.x, dr = 0, dch = gridDim.x;
-    if (cpr <= (int64_t)gridDim.x) {
+    if (a.rows > 1 && cpr <= (int64_t)gridDim.x) {
       const unsigned c = (unsigned)cpr, r32 = blockIdx.x / c, dr32 = gridDim.x / c;
       r = r32;
       ch = blockIdx.x - r32 * c;
