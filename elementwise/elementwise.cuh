@@ -327,7 +327,7 @@ struct vlight32 {
  * 103.0; on the H100 they move by 1% or less. */
 template <class Op>
 struct vunroll {
-  enum { v = Op::heavy ? 1 : vlight32<Op>::v ? 8 : Op::nin == 1 ? 4 : 2 };
+  enum { v = Op::heavy ? 1 : vlight32<Op>::v ? 2 : Op::nin == 1 ? 4 : 2 };
 };
 
 template <class Op>
