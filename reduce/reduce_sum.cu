@@ -4,10 +4,55 @@
  * float32, float64, complex64, complex128) plus typed loads for the inputs that dominate
  * real use and the bandwidth targets: float32, float16 and float64 into their float
  * accumulators, int64/uint64 and int32 into the integer one. See reduce_core.cuh for the
- * geometry. */
+ * geometry. Plain float32/float64 sums over long contiguous rows go to CUB's segmented sum
+ * (rows_by_cub). */
+#include <cub/device/device_segmented_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
 #include "reduce/reduce_core.cuh"
 
 using namespace ndr;
+
+namespace {
+
+/* Element offset of row m's first (add = 0) or one-past-last (add = K) element. */
+struct RowOffset {
+  int64_t stride, add;
+  __host__ __device__ __forceinline__ int64_t operator()(int64_t m) const { return m * stride + add; }
+};
+
+/* Plain float32/float64 sums over long contiguous rows, enough rows to fill the device (the
+ * plan's block-per-row case without splits), into a contiguous output of the input's dtype:
+ * CUB's segmented sum, one block per row (what CuPy calls). */
+bool rows_by_cub(const nd_kreduce *P, bool plain) {
+  const int dt = P->in_dtype;
+  const int64_t isz = dt == ND_FLOAT32 ? 4 : dt == ND_FLOAT64 ? 8 : 0;
+  return plain && isz > 0 && !(P->flags & ND_KRF_MEAN) && (P->acc == (dt == ND_FLOAT32 ? ND_KA_F32 : ND_KA_F64)) &&
+         P->out_dtype == dt && P->res_dtype == dt && P->mode == ND_KRM_ROWS && P->lanes == 256 && P->splits == 1 &&
+         P->rcontig && P->nk == 1 && P->kin[0] > 0 && P->kin[0] % isz == 0 && P->kout[0] == isz;
+}
+
+template <class T>
+nd_status sum_rows_cub(const nd_kreduce *P, void *ws, size_t *wsb, cudaStream_t st) {
+  const int64_t stride = P->kin[0] / (int64_t)sizeof(T);
+  const auto begin = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0), RowOffset{stride, 0});
+  const auto end = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0), RowOffset{stride, P->K});
+  const T *in = (const T *)P->in;
+  T *out = (T *)P->out;
+  size_t bytes = 0;
+  cudaError_t e = cub::DeviceSegmentedReduce::Sum(nullptr, bytes, in, out, P->M, begin, end, st);
+  if (e != cudaSuccess) return ND_CUDA(e);
+  /* At least one byte, so that the caller allocates a workspace and the second call launches. */
+  if (bytes == 0) bytes = 1;
+  if (wsb != NULL) {
+    *wsb = bytes;
+    return ND_OK;
+  }
+  return ND_CUDA(cub::DeviceSegmentedReduce::Sum(ws, bytes, in, out, P->M, begin, end, st));
+}
+
+}  // namespace
 
 extern "C" nd_status nd_k_reduce_sum(const nd_kreduce *P, void *ws, size_t *wsb, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
@@ -15,6 +60,8 @@ extern "C" nd_status nd_k_reduce_sum(const nd_kreduce *P, void *ws, size_t *wsb,
   const bool plain = P->via_dtype < 0 && !(P->flags & (ND_KRF_PROD | ND_KRF_NANSKIP));
   const int dt = P->in_dtype;
   const LoadGeneric gen = {dt, P->via_dtype, (P->flags & ND_KRF_NANSKIP) != 0 && P->via_dtype >= 0};
+  if (P->M > 0 && rows_by_cub(P, plain))
+    return dt == ND_FLOAT32 ? sum_rows_cub<float>(P, ws, wsb, st) : sum_rows_cub<double>(P, ws, wsb, st);
   switch (P->acc) {
     case ND_KA_U64: {
       const OpSum<uint64_t, true> fast = {P->flags};

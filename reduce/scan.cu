@@ -3,7 +3,8 @@
  * by-key variant with the row number as key, so every row count and length is one launch.
  * Instances: five storage types (64-bit integers, float32, float64, complex64, complex128),
  * each with one functor whose sum/product choice is a runtime flag, times the two variants;
- * plus the sums of the three real types with cuda::std::plus. CUB applies its tuned policies
+ * plus the sums of the three real types with cuda::std::plus, with 64-bit and (one row) 32-bit
+ * offsets. CUB applies its tuned policies
  * (threads, items per thread, look-back delay) only to scans whose operator it recognises as
  * a primitive one on a primitive type; any other functor gets the generic policy (128
  * threads x 15 items, default look-back delays) instead of the one tuned for sm_90. */
@@ -73,12 +74,17 @@ cudaError_t run(const void *in, void *out, int prod, int64_t rows, int64_t n, vo
   return run_op<T>(in, out, ScanOp<T>{prod}, rows, n, temp, bytes, st);
 }
 
-/* Real types: sums through cuda::std::plus (CUB's tuned path), products through ScanOp. The
- * size query and the launch take the same branch, so the temporary size always matches. */
+/* Real types: sums through cuda::std::plus (CUB's tuned path), products through ScanOp. A
+ * one-row sum of fewer than 2^32 elements takes 32-bit offsets (DeviceScan picks 64-bit ones
+ * for a 64-bit count: wider index arithmetic in every tile). The size query and the launch take
+ * the same branch, so the temporary size always matches. */
 template <class T>
 cudaError_t run_real(const void *in, void *out, int prod, int64_t rows, int64_t n, void *temp,
                      size_t *bytes, cudaStream_t st) {
   if (prod) return run_op<T>(in, out, ScanOp<T>{prod}, rows, n, temp, bytes, st);
+  if (rows == 1 && n <= (int64_t)UINT32_MAX)
+    return cub::DeviceScan::InclusiveScan(temp, *bytes, (const T *)in, (T *)out, cuda::std::plus<T>(),
+                                          (uint32_t)n, st);
   return run_op<T>(in, out, cuda::std::plus<T>(), rows, n, temp, bytes, st);
 }
 

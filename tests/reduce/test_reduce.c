@@ -551,6 +551,24 @@ START_TEST(test_kernel_paths) {
   check_big(ND_BOOL, 1, flat, 0, NULL, R_COUNT);
   check_big(ND_FLOAT64, 2, tall, 1, a0, R_STD);
   check_big(ND_FLOAT32, 2, wide, 1, a1, R_MEDIAN);
+  /* Long rows and enough of them for a block per row without splits: plain float sums of
+   * contiguous rows go to CUB's segmented sum, whatever their row stride and start (the offset
+   * layout: padded rows starting off the 16-byte grid); reversed rows and means take the
+   * library's kernel. Sums over axis 1 and -1, each against the host. */
+  static const nd_ref_layout_kind kinds[] = {ND_REF_CONTIG, ND_REF_OFFSET, ND_REF_NEGATIVE};
+  static const nd_dtype fdts[] = {ND_FLOAT32, ND_FLOAT64};
+  for (size_t i = 0; i < sizeof fdts / sizeof fdts[0]; i++)
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+      nd_ref_layout l;
+      nd_ref_layout_make(kinds[k], fdts[i], 1031, 2053, 11, &l);
+      char ctx[96];
+      snprintf(ctx, sizeof ctx, "block per row, layout %s", l.name);
+      const int64_t last[1] = {-1};
+      check_op(R_SUM, l.array, &l.ref, 1, a1, 0, ctx);
+      check_op(R_SUM, l.array, &l.ref, 1, last, 1, ctx);
+      check_op(R_MEAN, l.array, &l.ref, 1, a1, 0, ctx);
+      nd_ref_layout_free(&l);
+    }
 }
 END_TEST
 
