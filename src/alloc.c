@@ -450,8 +450,8 @@ nd_status nd_host_alloc_pinned(size_t bytes, void **out) {
      * the machine that built the library and tells the caller nothing. */
     (void)cudaGetLastError();
     return nd__error(e == cudaErrorMemoryAllocation ? ND_ERR_OUT_OF_MEMORY
-                     : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? ND_ERR_NO_DEVICE
-                                                                                    : ND_ERR_CUDA,
+                     : nd__cuda_no_device(e)          ? ND_ERR_NO_DEVICE
+                                                      : ND_ERR_CUDA,
                      "nd_host_alloc_pinned: cudaMallocHost of %zu bytes failed: %s (%s)", bytes,
                      cudaGetErrorName(e), cudaGetErrorString(e));
   }

@@ -70,11 +70,11 @@ void nd__device_leave(int prev) {
   if (prev >= 0 && cudaSetDevice(prev) != cudaSuccess) (void)cudaGetLastError();
 }
 
-/* The errors cudaGetDeviceCount gives on a machine that has no usable GPU, as opposed to a
- * driver that fails. */
-static int nd__no_device_error(cudaError_t e) {
+int nd__cuda_no_device(int err) {
+  const cudaError_t e = (cudaError_t)err;
   return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorNotSupported ||
-         e == cudaErrorSystemNotReady || e == cudaErrorCompatNotSupportedOnDevice;
+         e == cudaErrorSystemNotReady || e == cudaErrorCompatNotSupportedOnDevice ||
+         e == cudaErrorStubLibrary;
 }
 
 nd_status nd__device_count_checked(const char *fn, int *count) {
@@ -124,7 +124,7 @@ nd_status nd_device_count(int *count) {
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
-    if (!nd__no_device_error(e))
+    if (!nd__cuda_no_device(e))
       return nd__error(ND_ERR_CUDA, "nd_device_count: cudaGetDeviceCount failed: %s (%s)",
                        cudaGetErrorName(e), cudaGetErrorString(e));
     n = 0;

@@ -11,6 +11,7 @@
 #include <cusolverDn.h>
 #include <nvrtc.h>
 
+#include "src/device.h"
 #include "src/internal.h"
 
 /* The source location as a path inside the project ("src/alloc.c"): __FILE__ is the absolute
@@ -32,8 +33,7 @@ nd_status nd__cuda_status(int err, const char *call, const char *func, const cha
   (void)cudaGetLastError();
   int sticky = cudaGetLastError() != cudaSuccess || cudaPeekAtLastError() != cudaSuccess;
   nd_status st = e == cudaErrorMemoryAllocation ? ND_ERR_OUT_OF_MEMORY
-                 : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? ND_ERR_NO_DEVICE
-                                                                                : ND_ERR_CUDA;
+                 : nd__cuda_no_device(e) ? ND_ERR_NO_DEVICE : ND_ERR_CUDA;
   return nd__error(st, "%s: %s failed: %s (%s) at %s:%d%s", func, call, cudaGetErrorName(e),
                    cudaGetErrorString(e), nd__src_path(file), line,
                    sticky ? "; the CUDA context is in an unrecoverable state" : "");
