@@ -195,7 +195,7 @@ cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cudaStream_t s
 cudaError_t bench_bare_fill_f32_driver(float *p, int64_t n, float value, cudaStream_t stream);
 cudaError_t bench_bare_memset_d32(void *p, size_t n, unsigned value, cudaStream_t stream);
 
-/* Reference kernels for the reduction and scan cases (bench_cub.cu). bench_read_f32 reads n
+/* Reference kernels for the math, reduction and scan cases (bench_ref.cu). bench_read_f32 reads n
  * float32 with unroll (4, 8 or 16) 16-byte loads in flight per thread and writes one partial sum
  * per block into partials (bench_read_f32_blocks(n, unroll) floats). bench_cub_row_sums_f32 is
  * CUB's segmented sum over the rows of a C-ordered rows x cols matrix; bench_cub_scan_f32 an
@@ -210,6 +210,9 @@ enum {
   BENCH_SCAN_T128_I24_NODELAY, /* CUB's sm_90 tile shape, no backoff in the look-back */
   BENCH_SCAN_VARIANTS
 };
+/* out = exp(in) (fn 0) or sin(in) (fn 1) for n float32 with unroll (1, 2 or 8) float4 per
+ * thread: the library's vec path reduced to its loads, math and stores (bench_ref.cu). */
+cudaError_t bench_ref_math_f32(int fn, int unroll, const float *in, float *out, int64_t n, cudaStream_t stream);
 unsigned bench_read_f32_blocks(int64_t n, int unroll);
 cudaError_t bench_read_f32(const float *in, int64_t n, int unroll, float *partials, cudaStream_t stream);
 cudaError_t bench_cub_row_sums_f32(const float *in, float *out, int64_t rows, int64_t cols, void *temp,

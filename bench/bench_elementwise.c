@@ -8,6 +8,10 @@
  *   of another; bytes 3 x 4 x 16384^2.
  * - ew.add_small_host: host time per nd_add of two 1000-element float32 vectors with out NULL
  *   (the result is allocated and released in every operation), in chains of 256 on one stream.
+ * - ref.exp_f32_u1/_u2/_u8, ref.sin_f32_u1/_u2/_u8: the same exp and sin through a
+ *   reference kernel (bench_ref.cu: the library's vec path reduced to its loads, math and
+ *   stores) with 1, 2 or 8 float4 per thread, into an output allocated once; checked as the
+ *   library's. What the math reaches on the GPU at hand; CuPy and PyTorch have no such rows.
  * --quick: 2^24 elements and 4096 x 4096 matrices.
  *
  * Every device case allocates its output inside run() (out NULL, as a user's call) and releases
@@ -21,6 +25,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Slots in bench_state.arr. */
 enum { A = 0, B = 1, OUT = 2, VIEW = 3 };
@@ -197,6 +202,25 @@ static int measure_small(bench_ctx *ctx, bench_state *st) {
 
 /* ---- the table -------------------------------------------------------------------------------- */
 
+/* ---- reference kernels (bench_ref.cu) -------------------------------------------------------- */
+
+/* The function (0 exp, 1 sin) and vectors per thread of a reference case, from its name. */
+static int ref_fn(const bench_ctx *ctx) { return strstr(ctx->current->name, "sin") != NULL; }
+static int ref_unroll(const bench_ctx *ctx) {
+  const char *u = strrchr(ctx->current->name, 'u');
+  return u != NULL ? atoi(u + 1) : 0;
+}
+static int setup_ref(bench_ctx *ctx, bench_state *st) {
+  if (setup_unary(ctx, st) != 0) return -1;
+  BENCH_ND(nd_empty(1, &st->n, ND_FLOAT32, &st->arr[OUT]));
+  return 0;
+}
+static int run_ref(bench_ctx *ctx, bench_state *st) {
+  BENCH_CU(bench_ref_math_f32(ref_fn(ctx), ref_unroll(ctx), nd_array_data(st->arr[A]), nd_array_data(st->arr[OUT]),
+                              st->n, ctx->cu));
+  return 0;
+}
+
 const bench_case bench_elementwise_cases[] = {
     /* name,                   setup,            run,            check,            teardown, measure */
     {"ew.add_f32",             setup_pair,       run_add,        check_add,        NULL,     NULL},
@@ -206,5 +230,11 @@ const bench_case bench_elementwise_cases[] = {
     {"ew.add_row_f32",         setup_row,        run_add,        check_row,        NULL,     NULL},
     {"ew.add_transposed_f32",  setup_transposed, run_transposed, check_transposed, NULL,     NULL},
     {"ew.add_small_host",      NULL,             NULL,           check_add,        NULL,     measure_small},
+    {"ref.exp_f32_u1",      setup_ref,        run_ref,        check_exp,        NULL,     NULL},
+    {"ref.exp_f32_u2",      setup_ref,        run_ref,        check_exp,        NULL,     NULL},
+    {"ref.exp_f32_u8",      setup_ref,        run_ref,        check_exp,        NULL,     NULL},
+    {"ref.sin_f32_u1",      setup_ref,        run_ref,        check_sin,        NULL,     NULL},
+    {"ref.sin_f32_u2",      setup_ref,        run_ref,        check_sin,        NULL,     NULL},
+    {"ref.sin_f32_u8",      setup_ref,        run_ref,        check_sin,        NULL,     NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -9,13 +9,14 @@
  * - sort.sort_f32: nd_sort of 2^26 float32 along its only axis, a new sorted array each run
  *   from the same unsorted input; bytes 2 x 4n (the sort's minimum traffic, read and write
  *   once); the note gives Gkeys/s.
- * - Reference kernels (bench_cub.cu), timed beside the library's cases on the same data and
- *   checked the same way; CuPy and PyTorch have no rows of these names:
+ * - Reference kernels (bench_ref.cu), timed beside the library's cases on the same data and
+ *   checked the same way, into outputs allocated once in setup; CuPy and PyTorch have no rows
+ *   of these names:
  *   ceiling.read_f32_u4/_u8/_u16: a bare read of the 2^28 float32 with 4, 8 or 16 16-byte loads
  *   in flight per thread (the read rate the reductions are held to; bytes 4n);
- *   red.sum_axis1_f32_cubseg: CUB's segmented sum over the 16384 rows (CuPy's method);
- *   scan.cumsum_f32_cub32: CUB's scan as the library calls it but with 32-bit offsets;
- *   scan.cumsum_f32_t256i24, _t512i16, _t256i32, _t384i24: other tile shapes (threads x items
+ *   ref.sum_axis1_f32_cubseg: CUB's segmented sum over the 16384 rows (CuPy's method);
+ *   ref.cumsum_f32_cub32: CUB's scan as the library calls it but with 32-bit offsets;
+ *   ref.cumsum_f32_t256i24, _t512i16, _t256i32, _t384i24: other tile shapes (threads x items
  *   per thread) with CUB's sm_90 look-back delay; _t128i24_nodelay: CUB's sm_90 tile without
  *   the backoff delay.
  * --quick: 2^24 elements (2^22 for the sort) and 4096 x 4096 matrices.
@@ -316,13 +317,13 @@ static int check_sort(bench_ctx *ctx, bench_state *st) {
   return 0;
 }
 
-/* ---- reference kernels (bench_cub.cu) ------------------------------------------------------------ */
+/* ---- reference kernels (bench_ref.cu) ------------------------------------------------------------ */
 
 /* The variant of a reference case: the number after its name's last '_u' or the index of its
  * scan variant in ref_scan_names. */
 static const char *const ref_scan_names[BENCH_SCAN_VARIANTS] = {
-    "scan.cumsum_f32_cub32", "scan.cumsum_f32_t256i24", "scan.cumsum_f32_t512i16",
-    "scan.cumsum_f32_t256i32", "scan.cumsum_f32_t384i24", "scan.cumsum_f32_t128i24_nodelay"};
+    "ref.cumsum_f32_cub32", "ref.cumsum_f32_t256i24", "ref.cumsum_f32_t512i16",
+    "ref.cumsum_f32_t256i32", "ref.cumsum_f32_t384i24", "ref.cumsum_f32_t128i24_nodelay"};
 static int ref_scan_variant(const bench_ctx *ctx) {
   for (int v = 0; v < BENCH_SCAN_VARIANTS; v++)
     if (strcmp(ctx->current->name, ref_scan_names[v]) == 0) return v;
@@ -372,7 +373,7 @@ static int check_read(bench_ctx *ctx, bench_state *st) {
   return 0;
 }
 
-/* red.sum_axis1_f32_cubseg: CUB's segmented sum, one block per row; checked as red.sum_axis1_f32. */
+/* ref.sum_axis1_f32_cubseg: CUB's segmented sum, one block per row; checked as red.sum_axis1_f32. */
 static int setup_axis1_cub(bench_ctx *ctx, bench_state *st) {
   if (setup_axis(ctx, st) != 0) return -1;
   BENCH_ND(nd_empty(1, &st->n, ND_FLOAT32, &st->arr[OUT]));
@@ -388,7 +389,7 @@ static int run_axis1_cub(bench_ctx *ctx, bench_state *st) {
   return 0;
 }
 
-/* scan.cumsum_f32_<variant>: CUB's float32 scan under the variant's policy; checked as
+/* ref.cumsum_f32_<variant>: CUB's float32 scan under the variant's policy; checked as
  * scan.cumsum_f32. */
 static int setup_scan_cub(bench_ctx *ctx, bench_state *st) {
   if (setup_cumsum(ctx, st) != 0) return -1;
@@ -417,12 +418,12 @@ const bench_case bench_reduce_cases[] = {
     {"ceiling.read_f32_u4", setup_read, run_read, check_read, NULL, NULL},
     {"ceiling.read_f32_u8", setup_read, run_read, check_read, NULL, NULL},
     {"ceiling.read_f32_u16", setup_read, run_read, check_read, NULL, NULL},
-    {"red.sum_axis1_f32_cubseg", setup_axis1_cub, run_axis1_cub, check_axis1, teardown_p, NULL},
-    {"scan.cumsum_f32_cub32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"scan.cumsum_f32_t256i24", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"scan.cumsum_f32_t512i16", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"scan.cumsum_f32_t256i32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"scan.cumsum_f32_t384i24", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"scan.cumsum_f32_t128i24_nodelay", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.sum_axis1_f32_cubseg", setup_axis1_cub, run_axis1_cub, check_axis1, teardown_p, NULL},
+    {"ref.cumsum_f32_cub32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t256i24", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t512i16", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t256i32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t384i24", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t128i24_nodelay", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -1,5 +1,9 @@
-/* Reference kernels for the reduction and scan cases, beside the library's own (bench_reduce.c):
+/* Reference kernels, timed beside the library's own cases (bench_elementwise.c, bench_reduce.c):
  *
+ * - exp and sin of n float32 with U float4 per thread (one unit of U x 256 vectors per block, as
+ *   many blocks as units, every vector loaded before any is stored), the library's vec path
+ *   without its rows, strides, scalars or tails: how fast the math can go on the GPU at hand
+ *   with 1, 2 or 8 vectors in flight per thread;
  * - a bare read of n float32 (16-byte loads, U of them in flight per thread, one unit of U x
  *   256 vectors per block, as many blocks as units, one partial sum per block written): the
  *   read rate a reduction can reach, which the copy ceiling (read + write) does not give;
@@ -54,6 +58,40 @@ __global__ void __launch_bounds__(kReadThreads) read_kernel(const float4 *in, in
   }
 }
 
+template <int F>
+__device__ __forceinline__ float math_of(float x) {
+  return F == 0 ? expf(x) : sinf(x);
+}
+template <int F>
+__device__ __forceinline__ float4 math_of(float4 x) {
+  return make_float4(math_of<F>(x.x), math_of<F>(x.y), math_of<F>(x.z), math_of<F>(x.w));
+}
+
+template <int F, int U>
+__global__ void __launch_bounds__(kReadThreads) math_kernel(const float4 *in, float4 *out, int64_t nv,
+                                                             const float *tail_in, float *tail_out, int tail_n) {
+  const int64_t j0 = (int64_t)blockIdx.x * (U * kReadThreads) + threadIdx.x;
+  if (j0 + (int64_t)(U - 1) * kReadThreads < nv) {
+    float4 x[U];
+#pragma unroll
+    for (int k = 0; k < U; k++) x[k] = in[j0 + (int64_t)k * kReadThreads];
+#pragma unroll
+    for (int k = 0; k < U; k++) out[j0 + (int64_t)k * kReadThreads] = math_of<F>(x[k]);
+  } else {
+    for (int64_t j = j0; j < nv; j += kReadThreads) out[j] = math_of<F>(in[j]);
+  }
+  if (blockIdx.x == 0 && (int)threadIdx.x < tail_n) tail_out[threadIdx.x] = math_of<F>(tail_in[threadIdx.x]);
+}
+
+template <int F, int U>
+cudaError_t math_with(const float *in, float *out, int64_t n, cudaStream_t st) {
+  const int64_t nv = n / 4, per = (int64_t)U * kReadThreads, units = (nv + per - 1) / per;
+  const int tail_n = (int)(n - nv * 4);
+  math_kernel<F, U><<<(unsigned)(units < 1 ? 1 : units), kReadThreads, 0, st>>>(
+      (const float4 *)in, (float4 *)out, nv, in + nv * 4, out + nv * 4, tail_n);
+  return cudaGetLastError();
+}
+
 struct RowStart {
   int64_t cols;
   __host__ __device__ __forceinline__ int64_t operator()(int64_t r) const { return r * cols; }
@@ -103,6 +141,20 @@ extern "C" cudaError_t bench_read_f32(const float *in, int64_t n, int unroll, fl
     default: return cudaErrorInvalidValue;
   }
   return cudaGetLastError();
+}
+
+extern "C" cudaError_t bench_ref_math_f32(int fn, int unroll, const float *in, float *out, int64_t n,
+                                          cudaStream_t st) {
+  if (n < 0 || n / 4 / kReadThreads > (int64_t)INT32_MAX) return cudaErrorInvalidValue;
+  switch (fn * 100 + unroll) {
+    case 1: return math_with<0, 1>(in, out, n, st);
+    case 2: return math_with<0, 2>(in, out, n, st);
+    case 8: return math_with<0, 8>(in, out, n, st);
+    case 101: return math_with<1, 1>(in, out, n, st);
+    case 102: return math_with<1, 2>(in, out, n, st);
+    case 108: return math_with<1, 8>(in, out, n, st);
+    default: return cudaErrorInvalidValue;
+  }
 }
 
 extern "C" cudaError_t bench_cub_row_sums_f32(const float *in, float *out, int64_t rows, int64_t cols,
