@@ -139,6 +139,10 @@ int bench_join(bench_ctx *ctx, int n, nd_stream *const *streams);
 
 /* ---- result rows --------------------------------------------------------------------------- */
 
+/* The number after the last occurrence of tag in the current case's name ("_u" in
+ * "ref.exp_f32_u8": 8), or 0: the variant of a case family that shares one setup and run. */
+int bench_case_number(const bench_ctx *ctx, const char *tag);
+
 /* Median and minimum of n >= 1 samples (sorts v in place). */
 void bench_median_min(double *v, int n, double *median, double *min);
 

@@ -204,19 +204,15 @@ static int measure_small(bench_ctx *ctx, bench_state *st) {
 
 /* ---- reference kernels (bench_ref.cu) -------------------------------------------------------- */
 
-/* The function (0 exp, 1 sin) and vectors per thread of a reference case, from its name. */
+/* The function (0 exp, 1 sin) of a reference case, from its name. */
 static int ref_fn(const bench_ctx *ctx) { return strstr(ctx->current->name, "sin") != NULL; }
-static int ref_unroll(const bench_ctx *ctx) {
-  const char *u = strrchr(ctx->current->name, 'u');
-  return u != NULL ? atoi(u + 1) : 0;
-}
 static int setup_ref(bench_ctx *ctx, bench_state *st) {
   if (setup_unary(ctx, st) != 0) return -1;
   BENCH_ND(nd_empty(1, &st->n, ND_FLOAT32, &st->arr[OUT]));
   return 0;
 }
 static int run_ref(bench_ctx *ctx, bench_state *st) {
-  BENCH_CU(bench_ref_math_f32(ref_fn(ctx), ref_unroll(ctx), nd_array_data(st->arr[A]), nd_array_data(st->arr[OUT]),
+  BENCH_CU(bench_ref_math_f32(ref_fn(ctx), bench_case_number(ctx, "_u"), nd_array_data(st->arr[A]), nd_array_data(st->arr[OUT]),
                               st->n, ctx->cu));
   return 0;
 }

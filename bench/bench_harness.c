@@ -41,6 +41,12 @@ int bench_fail(const bench_ctx *ctx, const char *fmt, ...) {
 
 /* ---- timing -------------------------------------------------------------------------------- */
 
+int bench_case_number(const bench_ctx *ctx, const char *tag) {
+  const char *last = NULL;
+  for (const char *q = strstr(ctx->current->name, tag); q != NULL; q = strstr(q + 1, tag)) last = q;
+  return last != NULL ? atoi(last + strlen(tag)) : 0;
+}
+
 double bench_now_us(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -319,8 +319,7 @@ static int check_sort(bench_ctx *ctx, bench_state *st) {
 
 /* ---- reference kernels (bench_ref.cu) ------------------------------------------------------------ */
 
-/* The variant of a reference case: the number after its name's last '_u' or the index of its
- * scan variant in ref_scan_names. */
+/* The scan variant of a reference case: its index in ref_scan_names. */
 static const char *const ref_scan_names[BENCH_SCAN_VARIANTS] = {
     "ref.cumsum_f32_cub32", "ref.cumsum_f32_t256i24", "ref.cumsum_f32_t512i16",
     "ref.cumsum_f32_t256i32", "ref.cumsum_f32_t384i24", "ref.cumsum_f32_t128i24_nodelay"};
@@ -328,10 +327,6 @@ static int ref_scan_variant(const bench_ctx *ctx) {
   for (int v = 0; v < BENCH_SCAN_VARIANTS; v++)
     if (strcmp(ctx->current->name, ref_scan_names[v]) == 0) return v;
   return -1;
-}
-static int ref_unroll(const bench_ctx *ctx) {
-  const char *u = strrchr(ctx->current->name, 'u');
-  return u != NULL ? atoi(u + 1) : 0;
 }
 
 /* CUB's temporary storage, sized by its query, in st->arr[TEMP] (at least one byte). */
@@ -346,13 +341,13 @@ static size_t ref_temp_bytes(const bench_state *st) { return (size_t)nd_array_nb
  * read, are left out). Checked: the partial sums add up to the sum of the input. */
 static int setup_read(bench_ctx *ctx, bench_state *st) {
   if (setup_vector(ctx, st, red_n(ctx)) != 0) return -1;
-  const int64_t blocks = bench_read_f32_blocks(st->n, ref_unroll(ctx));
+  const int64_t blocks = bench_read_f32_blocks(st->n, bench_case_number(ctx, "_u"));
   BENCH_ND(nd_empty(1, &blocks, ND_FLOAT32, &st->arr[OUT]));
   st->bytes = 4 * st->n;
   return 0;
 }
 static int run_read(bench_ctx *ctx, bench_state *st) {
-  BENCH_CU(bench_read_f32(nd_array_data(st->arr[IN]), st->n, ref_unroll(ctx), nd_array_data(st->arr[OUT]),
+  BENCH_CU(bench_read_f32(nd_array_data(st->arr[IN]), st->n, bench_case_number(ctx, "_u"), nd_array_data(st->arr[OUT]),
                           ctx->cu));
   return 0;
 }

@@ -83,12 +83,17 @@ __global__ void __launch_bounds__(kReadThreads) math_kernel(const float4 *in, fl
   if (blockIdx.x == 0 && (int)threadIdx.x < tail_n) tail_out[threadIdx.x] = math_of<F>(tail_in[threadIdx.x]);
 }
 
+/* Blocks of the read and math kernels: one per unit of unroll x 256 float4, at least one. */
+unsigned units_of(int64_t n, int unroll) {
+  const int64_t per = (int64_t)unroll * kReadThreads, units = (n / 4 + per - 1) / per;
+  return units < 1 ? 1u : (unsigned)units;
+}
+
 template <int F, int U>
 cudaError_t math_with(const float *in, float *out, int64_t n, cudaStream_t st) {
-  const int64_t nv = n / 4, per = (int64_t)U * kReadThreads, units = (nv + per - 1) / per;
-  const int tail_n = (int)(n - nv * 4);
-  math_kernel<F, U><<<(unsigned)(units < 1 ? 1 : units), kReadThreads, 0, st>>>(
-      (const float4 *)in, (float4 *)out, nv, in + nv * 4, out + nv * 4, tail_n);
+  const int64_t nv = n / 4;
+  math_kernel<F, U><<<units_of(n, U), kReadThreads, 0, st>>>((const float4 *)in, (float4 *)out, nv, in + nv * 4,
+                                                             out + nv * 4, (int)(n - nv * 4));
   return cudaGetLastError();
 }
 
@@ -123,16 +128,13 @@ cudaError_t scan_with(const float *in, float *out, uint32_t n, void *temp, size_
 
 }  // namespace
 
-extern "C" unsigned bench_read_f32_blocks(int64_t n, int unroll) {
-  const int64_t per = (int64_t)unroll * kReadThreads, units = (n / 4 + per - 1) / per;
-  return units < 1 ? 1u : (unsigned)units;
-}
+extern "C" unsigned bench_read_f32_blocks(int64_t n, int unroll) { return units_of(n, unroll); }
 
 extern "C" cudaError_t bench_read_f32(const float *in, int64_t n, int unroll, float *partials,
                                       cudaStream_t st) {
   const int64_t nv = n / 4;
   const int tail_n = (int)(n - nv * 4);
-  const unsigned grid = bench_read_f32_blocks(n, unroll);
+  const unsigned grid = units_of(n, unroll);
   const float4 *v = (const float4 *)in;
   switch (unroll) {
     case 4: read_kernel<4><<<grid, kReadThreads, 0, st>>>(v, nv, in + nv * 4, tail_n, partials); break;

@@ -72,9 +72,8 @@ void nd__device_leave(int prev) {
 
 int nd__cuda_no_device(int err) {
   const cudaError_t e = (cudaError_t)err;
-  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorNotSupported ||
-         e == cudaErrorSystemNotReady || e == cudaErrorCompatNotSupportedOnDevice ||
-         e == cudaErrorStubLibrary;
+  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorStubLibrary ||
+         e == cudaErrorSystemNotReady || e == cudaErrorCompatNotSupportedOnDevice;
 }
 
 nd_status nd__device_count_checked(const char *fn, int *count) {
@@ -124,7 +123,9 @@ nd_status nd_device_count(int *count) {
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
-    if (!nd__cuda_no_device(e))
+    /* from cudaGetDeviceCount, "not supported" too means no usable device (from another call
+     * it names an unsupported operation, so nd__cuda_no_device leaves it out) */
+    if (!nd__cuda_no_device(e) && e != cudaErrorNotSupported)
       return nd__error(ND_ERR_CUDA, "nd_device_count: cudaGetDeviceCount failed: %s (%s)",
                        cudaGetErrorName(e), cudaGetErrorString(e));
     n = 0;

@@ -32,10 +32,11 @@ nd_status nd__device_current(const char *fn, int *device);
 int nd__device_enter(int device, int *prev);
 void nd__device_leave(int prev);
 
-/* 1 for the CUDA runtime errors that mean this machine has no usable GPU (no device, no driver
- * or one too old, a stub driver library such as the toolkit's, a system not ready) rather than
- * a failing driver: callers turn them into ND_ERR_NO_DEVICE (or a count of 0). err is a
- * cudaError_t. */
+/* 1 for the CUDA runtime errors that mean this machine has no usable GPU, whichever call
+ * returns them (no device, no driver or one too old, a stub driver library such as the
+ * toolkit's, a system not ready, a forward-compatibility driver the device does not support)
+ * rather than a failing driver or call: callers turn them into ND_ERR_NO_DEVICE (or a count
+ * of 0). err is a cudaError_t. */
 int nd__cuda_no_device(int err);
 
 /* The number of devices, as a status: ND_ERR_NO_DEVICE when there is none (fn and what name
