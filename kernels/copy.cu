@@ -3,14 +3,15 @@
  * Paths of nd_k_copy, chosen on the collapsed loop:
  * - same dtype, both sides contiguous: cudaMemcpyAsync (the copy engine's path, the
  *   reference for "copy bandwidth");
- * - same dtype, the last two dimensions transposed between the sides: a 32x32 shared-memory
- *   tile per block, so both the reads and the writes are coalesced (rows padded by one
- *   element to keep the column reads free of bank conflicts);
+ * - same dtype, the last two dimensions transposed between the sides: a 64x64 (items of up
+ *   to 4 bytes) or 32x32 shared-memory tile per block, so both the reads and the writes are
+ *   coalesced (rows padded by one element to keep the column reads free of bank conflicts);
  * - same dtype otherwise: one thread per element, moved as an integer of the item size;
  * - different dtypes, both contiguous: a typed kernel for the common float conversions,
  *   else the tagged-value path of convert.cuh;
  * - different dtypes, strided: the tagged-value path.
  * Launch geometry: grid-stride loops of 256 threads (launch.cuh); tiles of 32x8 threads. */
+#include <climits>
 #include <cuda_fp16.h>
 
 #include "kernels/convert.cuh"
@@ -61,20 +62,22 @@ __global__ void k_copy_same(nd_kloop L, nd_koperand d, nd_koperand s) {
  * 32), 32 for wider items (a 64-wide tile of 8- or 16-byte items would not fit the static
  * shared memory). One batch per block and no loop over batches in the kernel: the same tile
  * code inside a grid-stride loop over batches ran at 78% (bench/RESULTS.md); the host
- * launches again for batches past the grid's z limit. */
+ * launches again for batches past the grid's z limit and for row tiles past its y limit
+ * (b0 and y0: the first batch and row tile of the launch). */
 template <int N>
 struct transpose_tile {
   static constexpr int value = N <= 4 ? 64 : 32;
 };
 
 template <int N>
-__global__ void __launch_bounds__(256) k_transpose(nd_kloop L, nd_koperand d, nd_koperand s, int64_t b0) {
+__global__ void __launch_bounds__(256) k_transpose(nd_kloop L, nd_koperand d, nd_koperand s, int64_t b0,
+                                                  int64_t y0) {
   typedef typename nd_bytes<N>::type T;
   constexpr int TILE = transpose_tile<N>::value;
   __shared__ T tile[TILE][TILE + 1];
   const int nd = L.ndim;
   const int64_t R = L.shape[nd - 2], C = L.shape[nd - 1];
-  const int64_t r0 = (int64_t)blockIdx.y * TILE, c0 = (int64_t)blockIdx.x * TILE;
+  const int64_t r0 = (y0 + blockIdx.y) * TILE, c0 = (int64_t)blockIdx.x * TILE;
   const int64_t ldS = s.strides[nd - 1] / N, ldD = d.strides[nd - 2] / N; /* in elements */
   const int tx = threadIdx.x, ty = threadIdx.y;
   int64_t od = 0, os = 0, rem = b0 + blockIdx.z;
@@ -363,16 +366,19 @@ extern "C" nd_status nd_k_copy(const nd_kloop *L, const nd_koperand *d, const nd
     if (nd >= 2 && d->strides[nd - 1] == dsz && s->strides[nd - 2] == dsz &&
         s->strides[nd - 1] % dsz == 0 && d->strides[nd - 2] % dsz == 0 &&
         s->strides[nd - 1] != dsz && L->shape[nd - 2] >= 8 && L->shape[nd - 1] >= 8 &&
-        (L->shape[nd - 2] + 31) / 32 <= 65535 && (dsz == 4 || dsz == 8 || dsz == 2 || dsz == 1 || dsz == 16)) {
+        (L->shape[nd - 1] + 31) / 32 <= INT_MAX && (dsz == 4 || dsz == 8 || dsz == 2 || dsz == 1 || dsz == 16)) {
       const int64_t batches = L->count / (L->shape[nd - 2] * L->shape[nd - 1]);
       return ND_CUDA(nd_by_itemsize(dsz, [&](auto B) {
         constexpr int N = decltype(B)::value, TILE = transpose_tile<N>::value;
+        const int64_t ytiles = (L->shape[nd - 2] + TILE - 1) / TILE;
         cudaError_t e = cudaSuccess;
         for (int64_t b0 = 0; b0 < batches && e == cudaSuccess; b0 += 65535) {
           const int64_t nb = batches - b0 < 65535 ? batches - b0 : 65535;
-          const dim3 grid((unsigned)((L->shape[nd - 1] + TILE - 1) / TILE),
-                          (unsigned)((L->shape[nd - 2] + TILE - 1) / TILE), (unsigned)nb);
-          e = nd_k_go<k_transpose<N>>(grid, dim3(32, 8), 0, st, *L, *d, *s, b0);
+          for (int64_t y0 = 0; y0 < ytiles && e == cudaSuccess; y0 += 65535) {
+            const int64_t ny = ytiles - y0 < 65535 ? ytiles - y0 : 65535;
+            const dim3 grid((unsigned)((L->shape[nd - 1] + TILE - 1) / TILE), (unsigned)ny, (unsigned)nb);
+            e = nd_k_go<k_transpose<N>>(grid, dim3(32, 8), 0, st, *L, *d, *s, b0, y0);
+          }
         }
         return e;
       }));

@@ -1289,8 +1289,9 @@ static nd_ref pattern_ref(nd_dtype dt, int ndim, const int64_t *shape, int64_t s
 
 /* The copy of a view whose last two axes are swapped goes through kernels/copy.cu's tiled
  * transpose: 64-wide tiles for items of up to 4 bytes, 32-wide for 8 and 16. Whole and
- * partial tiles of every item size, a batch of several matrices, and more batches than the
- * grid's z limit (65535), which the host launches in parts. */
+ * partial tiles of every item size, a batch of several matrices, more batches than the grid's
+ * z limit (65535) and more row tiles than its y limit (65535 tiles of 64 or 32 rows), which the
+ * host launches in parts. */
 static void check_swapped_copy(nd_dtype dt, const int64_t shape[3], int64_t seed) {
   nd_ref rb = pattern_ref(dt, 3, shape, seed);
   nd_array *b = nd_ref_upload(&rb), *v, *c;
@@ -1318,6 +1319,10 @@ START_TEST(copy_of_swapped_axes_every_item_size) {
       check_swapped_copy(dts[t], shapes[k], 7 + (int64_t)k);
   const int64_t many[3] = {65537, 8, 9};
   check_swapped_copy(ND_UINT8, many, 3);
+  /* 65535 * 64 + 101 rows of 9 one-byte items, 65535 * 32 + 37 rows of 8 eight-byte ones */
+  const int64_t tall1[3] = {1, 9, 65535 * 64 + 101}, tall8[3] = {1, 8, 65535 * 32 + 37};
+  check_swapped_copy(ND_UINT8, tall1, 5);
+  check_swapped_copy(ND_FLOAT64, tall8, 6);
 }
 END_TEST
 
