@@ -22,7 +22,7 @@
  * - vec: one or two collapsed dimensions (rows x cols), every operand contiguous along cols
  *   or constant along cols (stride 0: a scalar, a broadcast row or column). Each thread moves
  *   V = 16 / (largest input size) elements per access (16-byte loads), U vectors per thread
- *   (vunroll: four for one input, two for two or three, eight for light float32 math, one
+ *   (vunroll: four for one input, two for two or three or for light float32 math, one
  *   for costly math), plain stores. The work is cut into units of U * 256 vectors of one
  *   row, one unit per 256-thread block, as many blocks as the work needs (see vec_grid;
  *   beyond the grid limit the units are dealt round-robin), for one long row and for many
@@ -319,12 +319,14 @@ struct vlight32 {
 };
 
 /* Vectors per thread and work unit, so that each SM has enough bytes in flight at the
- * occupancy these kernels get (40-48 registers: five or six blocks of 256 threads): four for
- * one input, two for each of two or three inputs, one for costly math, whose instruction
- * latency hides much of it; light float32 math takes eight. The H200 needs more in flight
- * than the H100 (2^28 float32, % of the copy rate, one vector per thread against these
- * choices): sin 79.7 against 95.5, a broadcast row add 86.5 against 96.8, add 104.1 against
- * 103.0; on the H100 they move by 1% or less. */
+ * occupancy these kernels get (28-48 registers: five to eight blocks of 256 threads): four
+ * for one input, two for each of two or three inputs, one for costly math, whose instruction
+ * latency hides much of it, two for light float32 math. The H200 needs more in flight than
+ * the H100 (2^28 float32, % of the copy rate, one vector per thread against these choices):
+ * sin 79.7 against 95.5, a broadcast row add 86.5 against 96.8, add 104.1 against 103.0; on
+ * the H100 they move by 1% or less. Light float32 math (exp, sin) with two vectors against
+ * eight: 1.2-1.3% faster on the H200, 0.7-0.8% on the H100; with one vector exp gains 2.0% /
+ * 1.3% but sin loses 8.3% on the H200 (bench/RESULTS.md, 2026-11-27 13:12-13:25 UTC). */
 template <class Op>
 struct vunroll {
   enum { v = Op::heavy ? 1 : vlight32<Op>::v ? 2 : Op::nin == 1 ? 4 : 2 };
