@@ -343,9 +343,8 @@ __global__ void __launch_bounds__(ND_K_THREADS) k_vec(vec_args<Op::nin> a, nd_kp
    * incrementally; one row, or rows longer than the grid, need no division, shorter rows a
    * 32-bit one (paid by every block, which moves only a few KB: two divisions are as many
    * instructions as the unit's loads, math and stores when a thread takes one vector). */
-  const int64_t nv = a.cols / V, tail = a.cols - nv * V;
-  /* at least one unit per row, which also takes the row's last cols % V elements */
-  const int64_t cpr = nv > 0 ? (nv + per - 1) / per : a.cols > 0;
+  const int64_t nv = a.cols / V;
+  const int64_t cpr = (nv + per - 1) / per;
   const int64_t units = a.rows * cpr;
   if ((int64_t)blockIdx.x < units) {
     int64_t r = 0, ch = blockIdx.x, dr = 0, dch = gridDim.x;
@@ -374,15 +373,23 @@ __global__ void __launch_bounds__(ND_K_THREADS) k_vec(vec_args<Op::nin> a, nd_kp
 #pragma unroll 1
         for (int64_t j = j0; j < nv; j += ND_K_THREADS) row.compute_store(op, row.load(j), j);
       }
-      /* The row's last cols % V elements (fewer than a vector), one thread each, in its last
-       * unit: no index arithmetic beyond the unit's. */
-      if (ch == cpr - 1 && (int64_t)threadIdx.x < tail) row.scalar(op, nv * V + threadIdx.x);
       r += dr;
       ch += dch;
       if (ch >= cpr) {
         ch -= cpr;
         r++;
       }
+    }
+  }
+  /* The cols % V elements at the end of each row, one thread each. */
+  const int64_t tail = a.cols - nv * V;
+  if (tail > 0) {
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < a.rows * tail;
+         t += (int64_t)gridDim.x * blockDim.x) {
+      const int64_t r = t / tail;
+      vrow<Op, V> row;
+      row.init(a, r);
+      row.scalar(op, nv * V + (t - r * tail));
     }
   }
 }
