@@ -1,6 +1,8 @@
 /* Benchmark cases of reductions, scans, sorting and searching (issue 6).
  *
  * - red.sum_f32: nd_sum of 2^28 float32 over every axis to a 0-d result; bytes 4n + 4.
+ *   red.sum_f32_n24, red.sum_f32_n26: the same over 2^24 / 2^26 float32 (sizes past
+ *   the L2 cache where the size sweep had ndcuda behind CuPy; --quick: 2^20 / 2^22).
  * - red.sum_axis0_f32, red.sum_axis1_f32: nd_sum over axis 0 / axis 1 of a 16384 x 16384
  *   float32 matrix; bytes 4 x 16384^2 + 4 x 16384 (read once, one row of sums written).
  * - red.argmax_f32: nd_argmax of 2^28 float32 over the flattened array (ND_AXIS_NONE), with a
@@ -82,6 +84,17 @@ static int setup_vector(bench_ctx *ctx, bench_state *st, int64_t n) {
 
 static int setup_sum(bench_ctx *ctx, bench_state *st) {
   if (setup_vector(ctx, st, red_n(ctx)) != 0) return -1;
+  st->bytes = 4 * st->n + 4;
+  return 0;
+}
+/* The mid-size sums: a vector of 2^-4 / 2^-2 of the full size. */
+static int setup_sum_n24(bench_ctx *ctx, bench_state *st) {
+  if (setup_vector(ctx, st, red_n(ctx) >> 4) != 0) return -1;
+  st->bytes = 4 * st->n + 4;
+  return 0;
+}
+static int setup_sum_n26(bench_ctx *ctx, bench_state *st) {
+  if (setup_vector(ctx, st, red_n(ctx) >> 2) != 0) return -1;
   st->bytes = 4 * st->n + 4;
   return 0;
 }
@@ -408,6 +421,8 @@ static int run_scan_cub(bench_ctx *ctx, bench_state *st) {
 
 const bench_case bench_reduce_cases[] = {
     {"red.sum_f32", setup_sum, run_sum, check_sum, NULL, NULL},
+    {"red.sum_f32_n24", setup_sum_n24, run_sum, check_sum, NULL, NULL},
+    {"red.sum_f32_n26", setup_sum_n26, run_sum, check_sum, NULL, NULL},
     {"red.sum_axis0_f32", setup_axis, run_axis0, check_axis0, teardown_p, NULL},
     {"red.sum_axis1_f32", setup_axis, run_axis1, check_axis1, teardown_p, NULL},
     {"red.argmax_f32", setup_argmax, run_argmax, check_argmax, NULL, NULL},
