@@ -191,6 +191,13 @@ __device__ __forceinline__ typename Op::R call(const Op &op, const typename Op::
 
 /* ---- kernel arguments ----------------------------------------------------------------- */
 
+/* The vec path's work units in a row of cols elements: units of `per` vectors of v elements
+ * (the row's last cols % v elements are taken after them, by k_vec's tail loop). k_vec walks
+ * them and vec_grid sizes the grid by them. */
+__host__ __device__ __forceinline__ int64_t vec_units_per_row(int64_t cols, int v, int64_t per) {
+  return (cols / v + per - 1) / per;
+}
+
 template <int N>
 struct vec_args {
   int64_t rows, cols;
@@ -344,7 +351,7 @@ __global__ void __launch_bounds__(ND_K_THREADS) k_vec(vec_args<Op::nin> a, nd_kp
    * 32-bit one (paid by every block, which moves only a few KB: two divisions are as many
    * instructions as the unit's loads, math and stores when a thread takes one vector). */
   const int64_t nv = a.cols / V;
-  const int64_t cpr = (nv + per - 1) / per;
+  const int64_t cpr = vec_units_per_row(a.cols, V, per);
   const int64_t units = a.rows * cpr;
   if ((int64_t)blockIdx.x < units) {
     int64_t r = 0, ch = blockIdx.x, dr = 0, dch = gridDim.x;
