@@ -30,7 +30,10 @@
  *   stores and 64-bit unit arithmetic, add reached 86% of the copy rate on the H200; with
  *   plain stores and 32-bit arithmetic 103% (bench/RESULTS.md). Requires each contiguous
  *   operand and row stride to be aligned to its access size; otherwise the strided path
- *   runs.
+ *   runs. Light float32 math (exp, sin, sqrt, ...) over one contiguous row (no scalar or
+ *   broadcast operand) takes k_flat instead: one float4 per thread, one block per 256 of
+ *   them, no row or unit arithmetic (with one vector per thread, k_vec's set-up is as many
+ *   instructions as the work: bench/RESULTS.md, 2026-11-27 13:12-13:42).
  * - tiled: two dimensions where the output is contiguous along cols but input 0 or 1 is
  *   contiguous along rows (a transposed operand). A 32x32 tile of such an input goes through
  *   shared memory (padded to 33 columns against bank conflicts), so that its reads are
@@ -401,6 +404,24 @@ __global__ void __launch_bounds__(ND_K_THREADS) k_vec(vec_args<Op::nin> a, nd_kp
   }
 }
 
+/* Light float32 math over one contiguous row of n = 4 nv + tail elements: thread j takes
+ * float4 j (a grid-stride loop, run once unless the grid limit is reached), block 0's first
+ * tail threads the last n % 4 elements. In place is fine: each vector is loaded before it is
+ * stored, by the same thread. */
+template <class Op>
+__global__ void __launch_bounds__(ND_K_THREADS) k_flat(const float4 *in, float4 *out, int64_t nv, int tail,
+                                                         nd_kparams prm) {
+  const Op op(prm);
+#pragma unroll 1
+  for (int64_t j = (int64_t)blockIdx.x * ND_K_THREADS + threadIdx.x; j < nv;
+       j += (int64_t)gridDim.x * ND_K_THREADS) {
+    const float4 x = in[j];
+    out[j] = make_float4(op(x.x), op(x.y), op(x.z), op(x.w));
+  }
+  if (blockIdx.x == 0 && (int)threadIdx.x < tail)
+    ((float *)(out + nv))[threadIdx.x] = op(((const float *)(in + nv))[threadIdx.x]);
+}
+
 template <class Op>
 __global__ void __launch_bounds__(ND_K_THREADS) k_strided(str_args<Op::nin> a, nd_kparams prm) {
   typedef typename Op::A0 A0;
@@ -610,6 +631,15 @@ nd_status launch(const nd_kufunc *c, cudaStream_t st) {
   unsigned tmask = 0;
   const int path = choose_path(c, z, &tmask);
   if (path == PATH_VEC) {
+    if constexpr (vlight32<Op>::v) {
+      /* one contiguous row, not a scalar (choose_path has checked the 16-byte alignment) */
+      if (c->loop.ndim == 1 && !(c->scalar_mask & 1) && c->in[0].strides[0] == (int64_t)sizeof(float)) {
+        const int64_t n = c->loop.shape[0], nv = n / 4;
+        return ND_CUDA(nd_k_go<k_flat<Op>>(nd_k_grid_x((nv + ND_K_THREADS - 1) / ND_K_THREADS), ND_K_THREADS, 0, st,
+                                           (const float4 *)c->in[0].data, (float4 *)c->out.data, nv,
+                                           (int)(n - nv * 4), prm));
+      }
+    }
     return ND_CUDA(nd_k_go<k_vec<Op>>(vec_grid(c, z), ND_K_THREADS, 0, st, make_vec<N>(c), prm));
   }
   if (path == PATH_TILED) {

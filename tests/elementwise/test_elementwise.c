@@ -532,6 +532,62 @@ START_TEST(vector_path_units) {
 }
 END_TEST
 
+/* Light float32 math over one contiguous row (k_flat: one float4 per thread, the last n % 4
+ * elements in block 0): sizes around the vector and block widths and past one wave, views that
+ * start 16 bytes in (k_flat) and 4 bytes in (not aligned: the strided path), and in place. */
+START_TEST(flat_path_sizes_and_offsets) {
+  static const int ops[] = {ND_UFUNC_EXP, ND_UFUNC_SIN, ND_UFUNC_SQRT, ND_UFUNC_LOG};
+  static const int64_t sizes[] = {1, 3, 4, 5, 255, 1023, 1024, 1025, 3 * 1024 + 2, 4 * 65536 + 1, 5000003};
+  char what[96];
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+      snprintf(what, sizeof what, "ufunc %d float32 (%lld)", ops[i], (long long)sizes[k]);
+      unary_case(ops[i], ND_FLOAT32, 1, &sizes[k], what);
+    }
+  const int64_t n0[1] = {40003};
+  const int64_t starts[] = {4, 1, 8};
+  for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+    nd_ref h0;
+    nd_array *a0 = upload_pattern(ND_FLOAT32, 1, n0, 11, &h0), *a;
+    const nd_slice sl[1] = {{starts[k], n0[0] - 3, ND_NONE}};
+    ND_ASSERT_OK(nd_array_slice(a0, 1, sl, &a));
+    nd_ref h = nd_ref_slice(&h0, 1, sl);
+    const nd_dtype dt = ND_FLOAT32;
+    nd_array *arrs[1] = {a};
+    const nd_ref *refs[1] = {&h};
+    snprintf(what, sizeof what, "exp float32 [%lld:%lld]", (long long)starts[k], (long long)(n0[0] - 3));
+    run_layout_case(ND_UFUNC_EXP, &dt, arrs, refs, NULL, what);
+    snprintf(what, sizeof what, "sin float32 [%lld:%lld]", (long long)starts[k], (long long)(n0[0] - 3));
+    run_layout_case(ND_UFUNC_SIN, &dt, arrs, refs, NULL, what);
+    nd_array_release(a);
+    nd_array_release(a0);
+    nd_ref_free(&h0);
+  }
+  /* In place, 4 * 300000 + 3 elements: every element equal to the sqrt of its old value. */
+  {
+    const int64_t n[1] = {1200003};
+    nd_ref h;
+    nd_array *a = upload_pattern(ND_FLOAT32, 1, n, 13, &h), *abs_a, *r;
+    ND_ASSERT_OK(nd_absolute(a, a, &abs_a));
+    nd_array_release(abs_a);
+    nd_ref before = nd_ref_download(a);
+    ND_ASSERT_OK(nd_sqrt(a, a, &r));
+    ck_assert_ptr_eq(r, a);
+    nd_ref got = nd_ref_download(a);
+    for (int64_t k = 0; k < got.size; k++) {
+      const float want = sqrtf((float)nd_ref_get(&before, k).v.f);
+      ck_assert_msg((float)nd_ref_get(&got, k).v.f == want, "sqrt in place [%lld]: %g, want %g", (long long)k,
+                    nd_ref_get(&got, k).v.f, (double)want);
+    }
+    nd_ref_free(&got);
+    nd_ref_free(&before);
+    nd_array_release(r);
+    nd_array_release(a);
+    nd_ref_free(&h);
+  }
+}
+END_TEST
+
 /* The tiled path (a transposed operand) at shapes around its tile side (32), with byte
  * offsets on both operands, a transposed operand whose rows run backwards, the transposed
  * operand on either side, and both operands transposed into a C-ordered out (two tiles in
@@ -1247,6 +1303,7 @@ static Suite *elementwise_suite(void) {
   tcase_add_test(t, outputs_of_every_layout);
   tcase_add_test(t, vector_broadcast_and_tiled_paths);
   tcase_add_test(t, vector_path_units);
+  tcase_add_test(t, flat_path_sizes_and_offsets);
   tcase_add_test(t, tiled_path_edges_and_offsets);
   tcase_add_test(t, tiled_path_past_the_grid_limit);
   suite_add_tcase(s, t);
