@@ -212,6 +212,10 @@ enum {
   BENCH_SCAN_T256_I32,
   BENCH_SCAN_T384_I24,
   BENCH_SCAN_T128_I24_NODELAY, /* CUB's sm_90 tile shape, no backoff in the look-back */
+  BENCH_SCAN_T256_I40,
+  BENCH_SCAN_T320_I32,
+  BENCH_SCAN_T128_I64,
+  BENCH_SCAN_T256_I32_NODELAY,
   BENCH_SCAN_VARIANTS
 };
 /* out = exp(in) (fn 0) or sin(in) (fn 1) for n float32 with unroll (1, 2 or 8) float4 per

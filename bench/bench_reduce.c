@@ -1,6 +1,8 @@
 /* Benchmark cases of reductions, scans, sorting and searching (issue 6).
  *
  * - red.sum_f32: nd_sum of 2^28 float32 over every axis to a 0-d result; bytes 4n + 4.
+ *   red.sum_f32_n24, red.sum_f32_n26: the same over 2^24 / 2^26 float32 (sizes past
+ *   the L2 cache where the size sweep had ndcuda behind CuPy; --quick: 2^20 / 2^22).
  * - red.sum_axis0_f32, red.sum_axis1_f32: nd_sum over axis 0 / axis 1 of a 16384 x 16384
  *   float32 matrix; bytes 4 x 16384^2 + 4 x 16384 (read once, one row of sums written).
  * - red.argmax_f32: nd_argmax of 2^28 float32 over the flattened array (ND_AXIS_NONE), with a
@@ -17,8 +19,9 @@
  *   ref.sum_axis1_f32_cubseg: CUB's segmented sum over the 16384 rows (CuPy's method);
  *   ref.cumsum_f32_cub32: CUB's scan as the library calls it but with 32-bit offsets;
  *   ref.cumsum_f32_t256i24, _t512i16, _t256i32, _t384i24: other tile shapes (threads x items
- *   per thread) with CUB's sm_90 look-back delay; _t128i24_nodelay: CUB's sm_90 tile without
- *   the backoff delay.
+ *   per thread) with CUB's sm_90 look-back delay, and larger tiles after _t256i32 led on both
+ *   GPUs: _t256i40, _t320i32, _t128i64; _t128i24_nodelay and _t256i32_nodelay: without the
+ *   backoff delay.
  * --quick: 2^24 elements (2^22 for the sort) and 4096 x 4096 matrices.
  *
  * Every case allocates its output inside run() (out NULL, as a user's call) and releases the
@@ -79,11 +82,15 @@ static int setup_vector(bench_ctx *ctx, bench_state *st, int64_t n) {
   return bench_random_f32(ctx, 1, &st->n, &st->arr[IN]);
 }
 
-static int setup_sum(bench_ctx *ctx, bench_state *st) {
-  if (setup_vector(ctx, st, red_n(ctx)) != 0) return -1;
+/* The sums' input: red_n(ctx) >> shift float32 (0 for red.sum_f32, 4 and 2 for the mid sizes). */
+static int setup_sum_of(bench_ctx *ctx, bench_state *st, int shift) {
+  if (setup_vector(ctx, st, red_n(ctx) >> shift) != 0) return -1;
   st->bytes = 4 * st->n + 4;
   return 0;
 }
+static int setup_sum(bench_ctx *ctx, bench_state *st) { return setup_sum_of(ctx, st, 0); }
+static int setup_sum_n24(bench_ctx *ctx, bench_state *st) { return setup_sum_of(ctx, st, 4); }
+static int setup_sum_n26(bench_ctx *ctx, bench_state *st) { return setup_sum_of(ctx, st, 2); }
 static int run_sum(bench_ctx *ctx, bench_state *st) {
   nd_array_release(st->arr[OUT]);
   st->arr[OUT] = NULL;
@@ -322,7 +329,9 @@ static int check_sort(bench_ctx *ctx, bench_state *st) {
 /* The scan variant of a reference case: its index in ref_scan_names. */
 static const char *const ref_scan_names[BENCH_SCAN_VARIANTS] = {
     "ref.cumsum_f32_cub32", "ref.cumsum_f32_t256i24", "ref.cumsum_f32_t512i16",
-    "ref.cumsum_f32_t256i32", "ref.cumsum_f32_t384i24", "ref.cumsum_f32_t128i24_nodelay"};
+    "ref.cumsum_f32_t256i32", "ref.cumsum_f32_t384i24", "ref.cumsum_f32_t128i24_nodelay",
+    "ref.cumsum_f32_t256i40", "ref.cumsum_f32_t320i32", "ref.cumsum_f32_t128i64",
+    "ref.cumsum_f32_t256i32_nodelay"};
 static int ref_scan_variant(const bench_ctx *ctx) {
   for (int v = 0; v < BENCH_SCAN_VARIANTS; v++)
     if (strcmp(ctx->current->name, ref_scan_names[v]) == 0) return v;
@@ -405,6 +414,8 @@ static int run_scan_cub(bench_ctx *ctx, bench_state *st) {
 
 const bench_case bench_reduce_cases[] = {
     {"red.sum_f32", setup_sum, run_sum, check_sum, NULL, NULL},
+    {"red.sum_f32_n24", setup_sum_n24, run_sum, check_sum, NULL, NULL},
+    {"red.sum_f32_n26", setup_sum_n26, run_sum, check_sum, NULL, NULL},
     {"red.sum_axis0_f32", setup_axis, run_axis0, check_axis0, teardown_p, NULL},
     {"red.sum_axis1_f32", setup_axis, run_axis1, check_axis1, teardown_p, NULL},
     {"red.argmax_f32", setup_argmax, run_argmax, check_argmax, NULL, NULL},
@@ -420,5 +431,9 @@ const bench_case bench_reduce_cases[] = {
     {"ref.cumsum_f32_t256i32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
     {"ref.cumsum_f32_t384i24", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
     {"ref.cumsum_f32_t128i24_nodelay", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t256i40", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t320i32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t128i64", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t256i32_nodelay", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

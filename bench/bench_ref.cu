@@ -176,6 +176,10 @@ extern "C" cudaError_t bench_cub_scan_f32(int variant, const float *in, float *o
     case BENCH_SCAN_T256_I32: return scan_with<256, 32, Sm90Delay>(in, out, m, temp, temp_bytes, st);
     case BENCH_SCAN_T384_I24: return scan_with<384, 24, Sm90Delay>(in, out, m, temp, temp_bytes, st);
     case BENCH_SCAN_T128_I24_NODELAY: return scan_with<128, 24, NoDelay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T256_I40: return scan_with<256, 40, Sm90Delay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T320_I32: return scan_with<320, 32, Sm90Delay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T128_I64: return scan_with<128, 64, Sm90Delay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T256_I32_NODELAY: return scan_with<256, 32, NoDelay>(in, out, m, temp, temp_bytes, st);
     default: return cudaErrorInvalidValue;
   }
 }

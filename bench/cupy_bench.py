@@ -563,8 +563,8 @@ def red_reduce_case(ctx, shape, fn, nbytes, verify):
     device_case(ctx, setup, run, verify)
 
 
-def case_red_sum(ctx):
-    n = core_n(ctx)
+def case_red_sum(ctx, shift=0):
+    n = core_n(ctx) >> shift
 
     def verify(st):
         out = st["out"]
@@ -573,6 +573,14 @@ def case_red_sum(ctx):
         check(ctx, abs(float(out) - want) <= math.ldexp(n, -24), "sum %r, expected %r" % (float(out), want))
 
     red_reduce_case(ctx, (n,), lambda a: a.sum(), 4 * n + 4, verify)
+
+
+def case_red_sum_n24(ctx):
+    case_red_sum(ctx, 4)
+
+
+def case_red_sum_n26(ctx):
+    case_red_sum(ctx, 2)
 
 
 def red_axis_case(ctx, axis):
@@ -920,6 +928,8 @@ CASES = [
     # end elementwise cases
     # reduction cases
     ("red.sum_f32", case_red_sum),
+    ("red.sum_f32_n24", case_red_sum_n24),
+    ("red.sum_f32_n26", case_red_sum_n26),
     ("red.sum_axis0_f32", case_red_sum_axis0),
     ("red.sum_axis1_f32", case_red_sum_axis1),
     ("red.argmax_f32", case_red_argmax),

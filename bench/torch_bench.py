@@ -459,8 +459,8 @@ def red_reduce_case(ctx, shape, fn, nbytes, verify):
     out_case(ctx, lambda: random_f32(ctx, shape), fn, nbytes, verify)
 
 
-def case_red_sum(ctx):
-    n = core_n(ctx)
+def case_red_sum(ctx, shift=0):
+    n = core_n(ctx) >> shift
 
     def verify(st):
         out = st["out"]
@@ -469,6 +469,14 @@ def case_red_sum(ctx):
         check(ctx, abs(float(out) - want) <= math.ldexp(n, -24), "sum %r, expected %r" % (float(out), want))
 
     red_reduce_case(ctx, (n,), lambda a: a.sum(), 4 * n + 4, verify)
+
+
+def case_red_sum_n24(ctx):
+    case_red_sum(ctx, 4)
+
+
+def case_red_sum_n26(ctx):
+    case_red_sum(ctx, 2)
 
 
 def red_axis_case(ctx, axis):
@@ -593,6 +601,8 @@ CASES = [
     ("ew.add_transposed_f32", case_ew_add_transposed),
     ("ew.add_small_host", case_ew_add_small),
     ("red.sum_f32", case_red_sum),
+    ("red.sum_f32_n24", case_red_sum_n24),
+    ("red.sum_f32_n26", case_red_sum_n26),
     ("red.sum_axis0_f32", lambda ctx: red_axis_case(ctx, 0)),
     ("red.sum_axis1_f32", lambda ctx: red_axis_case(ctx, 1)),
     ("red.argmax_f32", case_red_argmax),
