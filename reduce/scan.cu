@@ -10,6 +10,7 @@
  * one tuned for sm_90. */
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
+#include <type_traits>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -50,6 +51,39 @@ struct ScanOp<c128> {
   }
 };
 
+/* CUB's scan policies, with one change for one-row float32 sums on sm_90: tiles of 256
+ * threads x 32 items instead of CUB's 128 x 24 (the look-back delay, loads and stores as
+ * CUB's). Of six tile shapes timed on 2^28 float32 (bench/bench_ref.cu, ref.cumsum_f32_*), this
+ * one was the fastest on both the H100 and the H200, 3.4% and 3.9% ahead of CUB's choice
+ * (bench/RESULTS.md, 2026-11-27 13:12-13:42); other architectures keep CUB's policies. */
+struct F32SumScanHub {
+  using Cub = cub::detail::scan::policy_hub<float, float, float, uint32_t, cuda::std::plus<float>>;
+  struct Policy900 : cub::ChainedPolicy<900, Policy900, typename Cub::Policy860> {
+    using ScanPolicyT =
+        cub::AgentScanPolicy<256, 32, float, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
+                             cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS,
+                             cub::detail::MemBoundScaling<256, 32, float>,
+                             typename Cub::Policy900::ScanPolicyT::detail::delay_constructor_t>;
+  };
+  struct Policy1000 : cub::ChainedPolicy<1000, Policy1000, Policy900> {
+    using ScanPolicyT = typename Cub::Policy1000::ScanPolicyT;
+  };
+  using MaxPolicy = Policy1000;
+};
+
+/* A one-row sum of n < 2^32 elements with 32-bit offsets: float32 under F32SumScanHub, the
+ * other types under CUB's own policies. */
+template <class T>
+cudaError_t scan_row32(const T *in, T *out, uint32_t n, void *temp, size_t *bytes, cudaStream_t st) {
+  if constexpr (std::is_same<T, float>::value) {
+    using Dispatch = cub::DispatchScan<const float *, float *, cuda::std::plus<float>, cub::NullType, uint32_t, float,
+                                       cub::ForceInclusive::No, F32SumScanHub>;
+    return Dispatch::Dispatch(temp, *bytes, in, out, cuda::std::plus<float>(), cub::NullType(), n, st);
+  } else {
+    return cub::DeviceScan::InclusiveScan(temp, *bytes, in, out, cuda::std::plus<T>(), n, st);
+  }
+}
+
 struct RowOf {
   int64_t n;
   __host__ __device__ __forceinline__ int64_t operator()(int64_t i) const { return i / n; }
@@ -82,9 +116,7 @@ template <class T>
 cudaError_t run_real(const void *in, void *out, int prod, int64_t rows, int64_t n, void *temp,
                      size_t *bytes, cudaStream_t st) {
   if (prod) return run_op<T>(in, out, ScanOp<T>{prod}, rows, n, temp, bytes, st);
-  if (rows == 1 && n <= (int64_t)UINT32_MAX)
-    return cub::DeviceScan::InclusiveScan(temp, *bytes, (const T *)in, (T *)out, cuda::std::plus<T>(),
-                                          (uint32_t)n, st);
+  if (rows == 1 && n <= (int64_t)UINT32_MAX) return scan_row32<T>((const T *)in, (T *)out, (uint32_t)n, temp, bytes, st);
   return run_op<T>(in, out, cuda::std::plus<T>(), rows, n, temp, bytes, st);
 }
 

@@ -1362,6 +1362,16 @@ START_TEST(test_scans_sizes_and_args) {
     nd_array_release(a);
     nd_ref_free(&r);
   }
+  /* one float32 row around the scan's tile (256 x 32 items on sm_90, 128 x 24 elsewhere) */
+  static const int64_t around[] = {3071, 3072, 3073, 8191, 8192, 8193, 3 * 8192 + 1};
+  for (size_t i = 0; i < sizeof around / sizeof around[0]; i++) {
+    nd_ref r = nd_ref_new(ND_FLOAT32, 1, &around[i]);
+    nd_ref_fill_pattern(&r, 5);
+    nd_array *a = nd_ref_upload(&r);
+    check_scan(a, &r, 0, 0, 0, 0, "float32 row around the tile");
+    nd_array_release(a);
+    nd_ref_free(&r);
+  }
   /* prod of small values, dtype=, out=, errors */
   const double v[5] = {1, 2, 3, 4, 5};
   nd_array *a = vec_f64(v, 5, ND_INT8), *res, *out;
