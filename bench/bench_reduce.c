@@ -82,22 +82,15 @@ static int setup_vector(bench_ctx *ctx, bench_state *st, int64_t n) {
   return bench_random_f32(ctx, 1, &st->n, &st->arr[IN]);
 }
 
-static int setup_sum(bench_ctx *ctx, bench_state *st) {
-  if (setup_vector(ctx, st, red_n(ctx)) != 0) return -1;
+/* The sums' input: red_n(ctx) >> shift float32 (0 for red.sum_f32, 4 and 2 for the mid sizes). */
+static int setup_sum_of(bench_ctx *ctx, bench_state *st, int shift) {
+  if (setup_vector(ctx, st, red_n(ctx) >> shift) != 0) return -1;
   st->bytes = 4 * st->n + 4;
   return 0;
 }
-/* The mid-size sums: a vector of 2^-4 / 2^-2 of the full size. */
-static int setup_sum_n24(bench_ctx *ctx, bench_state *st) {
-  if (setup_vector(ctx, st, red_n(ctx) >> 4) != 0) return -1;
-  st->bytes = 4 * st->n + 4;
-  return 0;
-}
-static int setup_sum_n26(bench_ctx *ctx, bench_state *st) {
-  if (setup_vector(ctx, st, red_n(ctx) >> 2) != 0) return -1;
-  st->bytes = 4 * st->n + 4;
-  return 0;
-}
+static int setup_sum(bench_ctx *ctx, bench_state *st) { return setup_sum_of(ctx, st, 0); }
+static int setup_sum_n24(bench_ctx *ctx, bench_state *st) { return setup_sum_of(ctx, st, 4); }
+static int setup_sum_n26(bench_ctx *ctx, bench_state *st) { return setup_sum_of(ctx, st, 2); }
 static int run_sum(bench_ctx *ctx, bench_state *st) {
   nd_array_release(st->arr[OUT]);
   st->arr[OUT] = NULL;

@@ -73,15 +73,12 @@ unsigned vec_grid(const nd_kufunc *c, const sizes &z) {
   const nd_kloop &L = c->loop;
   const int nd = L.ndim;
   const int64_t rows = nd == 2 ? L.shape[0] : 1, cols = nd >= 1 ? L.shape[nd - 1] : 1;
-  const int64_t nv = cols / z.v, per = (int64_t)ND_K_THREADS * z.unroll;
-  /* k_vec's units: at least one per row (it takes the row's last cols % V elements too) */
-  const int64_t cpr = nv > 0 ? (nv + per - 1) / per : cols > 0;
   /* One block per unit, as many as the work needs (up to the grid limit, past which blocks
    * take several units): the hardware scheduler hands each unit to whichever resident slot
    * frees first. With a grid of resident blocks striding over the whole array, every block
    * drains at once at the end and the blocks' streams drift apart in DRAM; the fewer units a
    * block takes, the less of that (bench/RESULTS.md, issue 26, has the measurements). */
-  return nd_k_grid_x(rows * cpr);
+  return nd_k_grid_x(rows * vec_units_per_row(cols, z.v, (int64_t)ND_K_THREADS * z.unroll));
 }
 
 unsigned strided_grid(const nd_kufunc *c, const sizes &z) {

@@ -191,6 +191,14 @@ __device__ __forceinline__ typename Op::R call(const Op &op, const typename Op::
 
 /* ---- kernel arguments ----------------------------------------------------------------- */
 
+/* The vec path's work units in a row of cols elements: units of `per` vectors of v elements,
+ * at least one per row (the row's last cols % v elements go with its last unit). k_vec walks
+ * them and vec_grid sizes the grid by them. */
+__host__ __device__ __forceinline__ int64_t vec_units_per_row(int64_t cols, int v, int64_t per) {
+  const int64_t nv = cols / v;
+  return nv > 0 ? (nv + per - 1) / per : cols > 0;
+}
+
 template <int N>
 struct vec_args {
   int64_t rows, cols;
@@ -344,8 +352,7 @@ __global__ void __launch_bounds__(ND_K_THREADS) k_vec(vec_args<Op::nin> a, nd_kp
    * 32-bit one (paid by every block, which moves only a few KB: two divisions are as many
    * instructions as the unit's loads, math and stores when a thread takes one vector). */
   const int64_t nv = a.cols / V, tail = a.cols - nv * V;
-  /* at least one unit per row, which also takes the row's last cols % V elements */
-  const int64_t cpr = nv > 0 ? (nv + per - 1) / per : a.cols > 0;
+  const int64_t cpr = vec_units_per_row(a.cols, V, per);
   const int64_t units = a.rows * cpr;
   if ((int64_t)blockIdx.x < units) {
     int64_t r = 0, ch = blockIdx.x, dr = 0, dch = gridDim.x;

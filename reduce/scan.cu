@@ -4,10 +4,10 @@
  * Instances: five storage types (64-bit integers, float32, float64, complex64, complex128),
  * each with one functor whose sum/product choice is a runtime flag, times the two variants;
  * plus the sums of the three real types with cuda::std::plus, with 64-bit and (one row) 32-bit
- * offsets. CUB applies its tuned policies
- * (threads, items per thread, look-back delay) only to scans whose operator it recognises as
- * a primitive one on a primitive type; any other functor gets the generic policy (128
- * threads x 15 items, default look-back delays) instead of the one tuned for sm_90. */
+ * offsets. CUB applies its tuned policies (threads, items per thread, look-back delay) only to
+ * scans whose operator it recognises as a primitive one on a primitive type; any other functor
+ * gets the generic policy (128 threads x 15 items, default look-back delays) instead of the
+ * one tuned for sm_90. */
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
