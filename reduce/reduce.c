@@ -34,6 +34,7 @@ nd_status nd__reduce_run(const char *fn, const nd_array *a, const nd__raxes *rs,
   const nd__device_props *dp = nd__device_props_of(s->device);
   int64_t flip = nd__reduce_plan(a->ndim, a->shape, a->strides, rs->mask, kept, ps->ordered, isz,
                                  dp != NULL ? dp->sm_count : 1, &p);
+  p.l2_bytes = dp != NULL ? dp->l2_bytes : 0;
   p.in = (const char *)a->buf->ptr + a->offset + flip;
   p.in_dtype = (int)a->dtype;
   p.via_dtype = ps->via;

@@ -81,6 +81,7 @@ typedef struct nd_kreduce {
   int rcontig;     /* nr == 1 and rin[0] == itemsize of in_dtype: vector loads allowed */
   int64_t splits;  /* chunks of the k range processed by different blocks (>= 1) */
   int64_t chunk;   /* k elements per chunk (a multiple of 64 when splits > 1) */
+  int64_t l2_bytes; /* the device's L2 cache (0: unknown) */
 } nd_kreduce;
 
 /* Two-phase call: with ws_bytes non-NULL, writes the workspace bytes the reduction needs

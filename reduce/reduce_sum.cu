@@ -5,7 +5,11 @@
  * real use and the bandwidth targets: float32, float16 and float64 into their float
  * accumulators, int64/uint64 and int32 into the integer one. See reduce_core.cuh for the
  * geometry. Plain float32/float64 sums over long contiguous rows go to CUB's segmented sum
- * (rows_by_cub). */
+ * (rows_by_cub), and whole contiguous arrays larger than the L2 cache to CUB's sum
+ * (whole_by_cub). */
+#include <climits>
+
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -25,12 +29,52 @@ struct RowOffset {
 /* Plain float32/float64 sums over long contiguous rows, enough rows to fill the device (the
  * plan's block-per-row case without splits), into a contiguous output of the input's dtype:
  * CUB's segmented sum, one block per row (what CuPy calls). */
-bool rows_by_cub(const nd_kreduce *P, bool plain) {
+bool plain_float_sum(const nd_kreduce *P, bool plain) {
   const int dt = P->in_dtype;
-  const int64_t isz = dt == ND_FLOAT32 ? 4 : dt == ND_FLOAT64 ? 8 : 0;
-  return plain && isz > 0 && !(P->flags & ND_KRF_MEAN) && (P->acc == (dt == ND_FLOAT32 ? ND_KA_F32 : ND_KA_F64)) &&
-         P->out_dtype == dt && P->res_dtype == dt && P->mode == ND_KRM_ROWS && P->lanes == 256 && P->splits == 1 &&
-         P->rcontig && P->nk == 1 && P->kin[0] > 0 && P->kin[0] % isz == 0 && P->kout[0] == isz;
+  return plain && (dt == ND_FLOAT32 || dt == ND_FLOAT64) && !(P->flags & ND_KRF_MEAN) &&
+         P->acc == (dt == ND_FLOAT32 ? ND_KA_F32 : ND_KA_F64) && P->out_dtype == dt && P->res_dtype == dt &&
+         P->mode == ND_KRM_ROWS && P->lanes == 256 && P->rcontig;
+}
+
+bool rows_by_cub(const nd_kreduce *P, bool plain) {
+  const int64_t isz = P->in_dtype == ND_FLOAT32 ? 4 : 8;
+  return plain_float_sum(P, plain) && P->splits == 1 && P->nk == 1 && P->kin[0] > 0 && P->kin[0] % isz == 0 &&
+         P->kout[0] == isz;
+}
+
+/* One contiguous row (a whole array, or all of its axes) of a plain float32/float64 sum, larger
+ * than the L2 cache and with a 32-bit count: CUB's sum (what CuPy calls). Its two passes over a
+ * grid sized from the device's occupancy stream the row from memory faster than the library's
+ * one-wave split kernel, whose start and end cost shows once the row no longer stays in L2;
+ * smaller rows keep the one-launch kernel. */
+bool whole_by_cub(const nd_kreduce *P, bool plain) {
+  const int64_t isz = P->in_dtype == ND_FLOAT32 ? 4 : 8;
+  return plain_float_sum(P, plain) && P->M == 1 && P->l2_bytes > 0 && P->K <= INT_MAX &&
+         P->K * isz > P->l2_bytes;
+}
+
+/* The workspace protocol of nd_k_reduce over a CUB call f(temp, bytes): with wsb, the bytes f
+ * needs (at least one, so that the caller allocates and the second call launches); else f's
+ * launch into ws. */
+template <class F>
+nd_status cub_call(F f, void *ws, size_t *wsb) {
+  size_t bytes = 0;
+  cudaError_t e = f(nullptr, bytes);
+  if (e != cudaSuccess) return ND_CUDA(e);
+  if (bytes == 0) bytes = 1;
+  if (wsb != NULL) {
+    *wsb = bytes;
+    return ND_OK;
+  }
+  return ND_CUDA(f(ws, bytes));
+}
+
+template <class T>
+nd_status sum_whole_cub(const nd_kreduce *P, void *ws, size_t *wsb, cudaStream_t st) {
+  const T *in = (const T *)P->in;
+  T *out = (T *)P->out;
+  const int n = (int)P->K;
+  return cub_call([=](void *t, size_t &b) { return cub::DeviceReduce::Sum(t, b, in, out, n, st); }, ws, wsb);
 }
 
 template <class T>
@@ -40,16 +84,9 @@ nd_status sum_rows_cub(const nd_kreduce *P, void *ws, size_t *wsb, cudaStream_t 
   const auto end = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0), RowOffset{stride, P->K});
   const T *in = (const T *)P->in;
   T *out = (T *)P->out;
-  size_t bytes = 0;
-  cudaError_t e = cub::DeviceSegmentedReduce::Sum(nullptr, bytes, in, out, P->M, begin, end, st);
-  if (e != cudaSuccess) return ND_CUDA(e);
-  /* At least one byte, so that the caller allocates a workspace and the second call launches. */
-  if (bytes == 0) bytes = 1;
-  if (wsb != NULL) {
-    *wsb = bytes;
-    return ND_OK;
-  }
-  return ND_CUDA(cub::DeviceSegmentedReduce::Sum(ws, bytes, in, out, P->M, begin, end, st));
+  const int64_t m = P->M;
+  return cub_call([=](void *t, size_t &b) { return cub::DeviceSegmentedReduce::Sum(t, b, in, out, m, begin, end, st); },
+                  ws, wsb);
 }
 
 }  // namespace
@@ -62,6 +99,8 @@ extern "C" nd_status nd_k_reduce_sum(const nd_kreduce *P, void *ws, size_t *wsb,
   const LoadGeneric gen = {dt, P->via_dtype, (P->flags & ND_KRF_NANSKIP) != 0 && P->via_dtype >= 0};
   if (P->M > 0 && rows_by_cub(P, plain))
     return dt == ND_FLOAT32 ? sum_rows_cub<float>(P, ws, wsb, st) : sum_rows_cub<double>(P, ws, wsb, st);
+  if (P->M > 0 && whole_by_cub(P, plain))
+    return dt == ND_FLOAT32 ? sum_whole_cub<float>(P, ws, wsb, st) : sum_whole_cub<double>(P, ws, wsb, st);
   switch (P->acc) {
     case ND_KA_U64: {
       const OpSum<uint64_t, true> fast = {P->flags};

@@ -569,6 +569,33 @@ START_TEST(test_kernel_paths) {
       check_op(R_MEAN, l.array, &l.ref, 1, a1, 0, ctx);
       nd_ref_layout_free(&l);
     }
+  /* Whole float arrays larger than the L2 cache: plain sums of contiguous ones go to CUB's sum
+   * (with and without keepdims, from the start and from one element in, off the 16-byte grid);
+   * reversed ones and means take the library's split kernel. Each against the host. */
+  nd_device_properties dp;
+  ND_ASSERT_OK(nd_device_get_properties(0, &dp));
+  for (size_t i = 0; i < sizeof fdts / sizeof fdts[0]; i++) {
+    const int64_t n = dp.l2_cache_bytes / (int64_t)nd_dtype_itemsize(fdts[i]) + 1031;
+    nd_ref r = nd_ref_new(fdts[i], 1, &n);
+    nd_ref_fill_pattern(&r, 7);
+    nd_array *a = nd_ref_upload(&r);
+    static const nd_slice views[3] = {{ND_NONE, ND_NONE, ND_NONE}, {1, ND_NONE, ND_NONE}, {ND_NONE, ND_NONE, -1}};
+    static const char *const names[3] = {"whole", "from one in", "reversed"};
+    for (int v = 0; v < 3; v++) {
+      nd_array *view = NULL;
+      ND_ASSERT_OK(nd_array_slice(a, 1, &views[v], &view));
+      nd_ref rv = nd_ref_slice(&r, 1, &views[v]);
+      char ctx[96];
+      snprintf(ctx, sizeof ctx, "past L2 (%lld elements), %s", (long long)n, names[v]);
+      check_op(R_SUM, view, &rv, 0, NULL, 0, ctx);
+      check_op(R_SUM, view, &rv, 0, NULL, 1, ctx);
+      check_op(R_MEAN, view, &rv, 0, NULL, 0, ctx);
+      nd_ref_free(&rv);
+      nd_array_release(view);
+    }
+    nd_array_release(a);
+    nd_ref_free(&r);
+  }
 }
 END_TEST
 
