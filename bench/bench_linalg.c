@@ -6,7 +6,8 @@
  *   at most 10 runs (it is the slow case in CuPy, which runs it 3 times).
  * - linalg.solve_4096_f64_16rhs: nd_linalg_solve of (4096, 4096) with b (4096, 16).
  * - linalg.matmul_8192_<dtype>: nd_matmul of two 8192 x 8192 matrices (full float32
- *   arithmetic; TF32 stays off as the library's default).
+ *   arithmetic; TF32 stays off as the library's default). linalg.matmul_256_f32: two 256 x 256
+ *   float32 matrices, where the host's share of a call shows (the size sweep's small products).
  *
  * Every call but the solves and the single large inverses runs in unchecked mode
  * (nd_linalg_set_checked(0) around the call, the previous setting restored after it), so no
@@ -276,10 +277,10 @@ static int setup_solve(bench_ctx *ctx, bench_state *st) { return setup_solve_dia
 /* no added diagonal: a general matrix, on which partial pivoting exchanges rows */
 static int setup_solve_uniform(bench_ctx *ctx, bench_state *st) { return setup_solve_diag(ctx, st, 0); }
 
-static int setup_matmul(bench_ctx *ctx, bench_state *st, nd_dtype dt) {
+static int setup_matmul(bench_ctx *ctx, bench_state *st, nd_dtype dt, int64_t n) {
   la_data *d = la_new(ctx, st, LA_MATMUL, dt);
   if (d == NULL) return -1;
-  d->n = ctx->quick ? 2048 : 8192;
+  d->n = n;
   d->ha = la_host_matrices(dt, 1, d->n, d->n, 0.0, 0x082efa98ec4e6c89ull);
   d->hb = la_host_matrices(dt, 1, d->n, d->n, 0.0, 0x452821e638d01377ull);
   if (d->ha == NULL || d->hb == NULL) return bench_fail(ctx, "out of host memory");
@@ -289,8 +290,13 @@ static int setup_matmul(bench_ctx *ctx, bench_state *st, nd_dtype dt) {
   return 0;
 }
 
-static int setup_matmul_f32(bench_ctx *ctx, bench_state *st) { return setup_matmul(ctx, st, ND_FLOAT32); }
-static int setup_matmul_f64(bench_ctx *ctx, bench_state *st) { return setup_matmul(ctx, st, ND_FLOAT64); }
+static int setup_matmul_f32(bench_ctx *ctx, bench_state *st) {
+  return setup_matmul(ctx, st, ND_FLOAT32, ctx->quick ? 2048 : 8192);
+}
+static int setup_matmul_f64(bench_ctx *ctx, bench_state *st) {
+  return setup_matmul(ctx, st, ND_FLOAT64, ctx->quick ? 2048 : 8192);
+}
+static int setup_matmul_256(bench_ctx *ctx, bench_state *st) { return setup_matmul(ctx, st, ND_FLOAT32, 256); }
 
 /* ---- the single 4096 inverse: at most 10 timed runs ----------------------------------------- */
 
@@ -524,5 +530,6 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.solve_4096_f64_16rhs_unchecked", setup_solve, run_solve_unchecked, check_solve, la_teardown, NULL},
     {"linalg.matmul_8192_f32",        setup_matmul_f32, run_matmul, check_matmul, la_teardown, NULL},
     {"linalg.matmul_8192_f64",        setup_matmul_f64, run_matmul, check_matmul, la_teardown, NULL},
+    {"linalg.matmul_256_f32",         setup_matmul_256, run_matmul, check_matmul, la_teardown, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -351,8 +351,8 @@ def case_solve(ctx, diag=True, unchecked=False):
     check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
 
 
-def la_matmul_case(ctx, dtype):
-    n = 2048 if ctx.quick else 8192
+def la_matmul_case(ctx, dtype, n=None):
+    n = n or (2048 if ctx.quick else 8192)
     st = {"a": la_matrices(3000, (n, n), dtype, 0.0), "b": la_matrices(3001, (n, n), dtype, 0.0), "out": None}
 
     def run():
@@ -633,6 +633,7 @@ CASES = [
     ("linalg.solve_4096_f64_16rhs_unchecked", lambda ctx: case_solve(ctx, unchecked=True)),
     ("linalg.matmul_8192_f32", lambda ctx: la_matmul_case(ctx, np.float32)),
     ("linalg.matmul_8192_f64", lambda ctx: la_matmul_case(ctx, np.float64)),
+    ("linalg.matmul_256_f32", lambda ctx: la_matmul_case(ctx, np.float32, 256)),
 ]
 
 
