@@ -1,6 +1,8 @@
 /* Benchmark cases of elementwise math (issue 5).
  *
  * - ew.add_f32, ew.multiply_f32: two float32 vectors of 2^28 elements, bytes 3 x 4 x n.
+ *   ew.add_f32_n22: the add over 2^22 elements (48 MB, within the L2 cache of an H100 or
+ *   H200; the size sweep had ndcuda 2-4% behind PyTorch there).
  * - ew.exp_f32, ew.sin_f32: one float32 vector of 2^28 elements in [-1, 1), bytes 2 x 4 x n.
  * - ew.add_row_f32: a 16384 x 16384 float32 matrix plus a (16384,) row broadcast along the
  *   rows; bytes 4 x (2 x 16384^2 + 16384) (the row is counted once).
@@ -52,6 +54,7 @@ static int setup_pair_n(bench_ctx *ctx, bench_state *st, int64_t n) {
   return 0;
 }
 static int setup_pair(bench_ctx *ctx, bench_state *st) { return setup_pair_n(ctx, st, ew_n(ctx)); }
+static int setup_pair_n22(bench_ctx *ctx, bench_state *st) { return setup_pair_n(ctx, st, ew_n(ctx) >> 6); }
 
 static int run_add(bench_ctx *ctx, bench_state *st) {
   nd_array_release(st->arr[OUT]);
@@ -221,6 +224,7 @@ const bench_case bench_elementwise_cases[] = {
     /* name,                   setup,            run,            check,            teardown, measure */
     {"ew.add_f32",             setup_pair,       run_add,        check_add,        NULL,     NULL},
     {"ew.multiply_f32",        setup_pair,       run_multiply,   check_multiply,   NULL,     NULL},
+    {"ew.add_f32_n22",         setup_pair_n22,   run_add,        check_add,        NULL,     NULL},
     {"ew.exp_f32",             setup_unary,      run_exp,        check_exp,        NULL,     NULL},
     {"ew.sin_f32",             setup_unary,      run_sin,        check_sin,        NULL,     NULL},
     {"ew.add_row_f32",         setup_row,        run_add,        check_row,        NULL,     NULL},

@@ -437,8 +437,8 @@ def ew_rel_check(ctx, got, want64, what):
     check(ctx, bool(cp.all(err <= EW_MATH_REL_TOL * cp.abs(want64))), what + " off by more than 4 ulp")
 
 
-def ew_pair_case(ctx, fn, what):
-    n = core_n(ctx)
+def ew_pair_case(ctx, fn, what, shift=0):
+    n = core_n(ctx) >> shift
 
     def setup():
         a = random_f32(ctx, (n,))
@@ -920,6 +920,7 @@ CASES = [
     # elementwise cases
     ("ew.add_f32", case_ew_add),
     ("ew.multiply_f32", case_ew_multiply),
+    ("ew.add_f32_n22", lambda ctx: ew_pair_case(ctx, lambda a, b: a + b, "a + b", 6)),
     ("ew.exp_f32", case_ew_exp),
     ("ew.sin_f32", case_ew_sin),
     ("ew.add_row_f32", case_ew_add_row),

@@ -376,8 +376,8 @@ def ew_rel_check(ctx, got, want64, what):
     check(ctx, bool(torch.all(err <= EW_MATH_REL_TOL * want64.abs())), what + " off by more than 4 ulp")
 
 
-def ew_pair_case(ctx, fn, what):
-    n = core_n(ctx)
+def ew_pair_case(ctx, fn, what, shift=0):
+    n = core_n(ctx) >> shift
 
     def setup():
         a = random_f32(ctx, (n,))
@@ -595,6 +595,7 @@ CASES = [
     ("core.alloc_1MiB", case_alloc),
     ("ew.add_f32", lambda ctx: ew_pair_case(ctx, lambda a, b: a + b, "a + b")),
     ("ew.multiply_f32", lambda ctx: ew_pair_case(ctx, lambda a, b: a * b, "a * b")),
+    ("ew.add_f32_n22", lambda ctx: ew_pair_case(ctx, lambda a, b: a + b, "a + b", 6)),
     ("ew.exp_f32", lambda ctx: ew_unary_case(ctx, torch.exp, "exp")),
     ("ew.sin_f32", lambda ctx: ew_unary_case(ctx, torch.sin, "sin")),
     ("ew.add_row_f32", case_ew_add_row),
