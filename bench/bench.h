@@ -216,6 +216,9 @@ enum {
   BENCH_SCAN_T320_I32,
   BENCH_SCAN_T128_I64,
   BENCH_SCAN_T256_I32_NODELAY,
+  BENCH_SCAN_T64_I128,
+  BENCH_SCAN_T128_I80,
+  BENCH_SCAN_T128_I64_NODELAY,
   BENCH_SCAN_VARIANTS
 };
 /* out = exp(in) (fn 0) or sin(in) (fn 1) for n float32 with unroll (1, 2 or 8) float4 per

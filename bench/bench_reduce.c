@@ -20,8 +20,9 @@
  *   ref.cumsum_f32_cub32: CUB's scan as the library calls it but with 32-bit offsets;
  *   ref.cumsum_f32_t256i24, _t512i16, _t256i32, _t384i24: other tile shapes (threads x items
  *   per thread) with CUB's sm_90 look-back delay, and larger tiles after _t256i32 led on both
- *   GPUs: _t256i40, _t320i32, _t128i64; _t128i24_nodelay and _t256i32_nodelay: without the
- *   backoff delay.
+ *   GPUs: _t256i40, _t320i32, _t128i64, and after _t128i64 led on the H200 _t64i128 and
+ *   _t128i80; _t128i24_nodelay, _t256i32_nodelay and _t128i64_nodelay: without the backoff
+ *   delay.
  * --quick: 2^24 elements (2^22 for the sort) and 4096 x 4096 matrices.
  *
  * Every case allocates its output inside run() (out NULL, as a user's call) and releases the
@@ -331,7 +332,8 @@ static const char *const ref_scan_names[BENCH_SCAN_VARIANTS] = {
     "ref.cumsum_f32_cub32", "ref.cumsum_f32_t256i24", "ref.cumsum_f32_t512i16",
     "ref.cumsum_f32_t256i32", "ref.cumsum_f32_t384i24", "ref.cumsum_f32_t128i24_nodelay",
     "ref.cumsum_f32_t256i40", "ref.cumsum_f32_t320i32", "ref.cumsum_f32_t128i64",
-    "ref.cumsum_f32_t256i32_nodelay"};
+    "ref.cumsum_f32_t256i32_nodelay", "ref.cumsum_f32_t64i128", "ref.cumsum_f32_t128i80",
+    "ref.cumsum_f32_t128i64_nodelay"};
 static int ref_scan_variant(const bench_ctx *ctx) {
   for (int v = 0; v < BENCH_SCAN_VARIANTS; v++)
     if (strcmp(ctx->current->name, ref_scan_names[v]) == 0) return v;
@@ -435,5 +437,8 @@ const bench_case bench_reduce_cases[] = {
     {"ref.cumsum_f32_t320i32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
     {"ref.cumsum_f32_t128i64", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
     {"ref.cumsum_f32_t256i32_nodelay", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t64i128", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t128i80", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    {"ref.cumsum_f32_t128i64_nodelay", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -180,6 +180,9 @@ extern "C" cudaError_t bench_cub_scan_f32(int variant, const float *in, float *o
     case BENCH_SCAN_T320_I32: return scan_with<320, 32, Sm90Delay>(in, out, m, temp, temp_bytes, st);
     case BENCH_SCAN_T128_I64: return scan_with<128, 64, Sm90Delay>(in, out, m, temp, temp_bytes, st);
     case BENCH_SCAN_T256_I32_NODELAY: return scan_with<256, 32, NoDelay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T64_I128: return scan_with<64, 128, Sm90Delay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T128_I80: return scan_with<128, 80, Sm90Delay>(in, out, m, temp, temp_bytes, st);
+    case BENCH_SCAN_T128_I64_NODELAY: return scan_with<128, 64, NoDelay>(in, out, m, temp, temp_bytes, st);
     default: return cudaErrorInvalidValue;
   }
 }
