@@ -43,10 +43,10 @@ bool rows_by_cub(const nd_kreduce *P, bool plain) {
 }
 
 /* One contiguous row (a whole array, or all of its axes) of a plain float32/float64 sum, larger
- * than the L2 cache and with a 32-bit count: CUB's sum (what CuPy calls). Its two passes over a
- * grid sized from the device's occupancy stream the row from memory faster than the library's
- * one-wave split kernel, whose start and end cost shows once the row no longer stays in L2;
- * smaller rows keep the one-launch kernel. */
+ * than the L2 cache and with a 32-bit count: CUB's sum (what CuPy calls), two launches. Against
+ * the library's one-launch split kernel it was 1.7-18% faster on 2^24-2^28 float32 on both the
+ * H100 and the H200 (bench/RESULTS.md, 2026-11-27 14:59-15:08); smaller rows keep the split
+ * kernel, which the size sweep has ahead of CuPy's call of CUB up to 2^22 elements. */
 bool whole_by_cub(const nd_kreduce *P, bool plain) {
   const int64_t isz = P->in_dtype == ND_FLOAT32 ? 4 : 8;
   return plain_float_sum(P, plain) && P->M == 1 && P->l2_bytes > 0 && P->K <= INT_MAX &&
