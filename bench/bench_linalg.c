@@ -7,7 +7,12 @@
  * - linalg.solve_4096_f64_16rhs: nd_linalg_solve of (4096, 4096) with b (4096, 16).
  * - linalg.matmul_8192_<dtype>: nd_matmul of two 8192 x 8192 matrices (full float32
  *   arithmetic; TF32 stays off as the library's default). linalg.matmul_256_f32: two 256 x 256
- *   float32 matrices, where the host's share of a call shows (the size sweep's small products).
+ *   float32 matrices, where the host's share of a call shows (the size sweep's small products);
+ *   linalg.matmul_256_f32_host: the host time per such nd_matmul (out NULL: allocate, cuBLAS,
+ *   release), in chains of 64; ref.matmul_256_f32_cublas: the same product by cublasGemmEx
+ *   straight on the harness stream with a handle of the bench's own, bound once (the floor of
+ *   the library's call), and ref.matmul_256_f32_cublas_setstream with cublasSetStream before
+ *   every product, as the library binds its handle.
  *
  * Every call but the solves and the single large inverses runs in unchecked mode
  * (nd_linalg_set_checked(0) around the call, the previous setting restored after it), so no
@@ -47,6 +52,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cublas_v2.h>
 
 #include "linalg/gj_plan.h"
 
@@ -181,6 +188,36 @@ static int run_matmul(bench_ctx *ctx, bench_state *st) {
   return 0;
 }
 
+/* Host time per small product: chains of MM_CHAIN nd_matmul calls, each result released. */
+#define MM_CHAIN 64
+static int matmul_chain(bench_ctx *ctx, void *p) {
+  bench_state *st = p;
+  for (int i = 0; i < MM_CHAIN; i++) {
+    nd_array *r = NULL;
+    BENCH_ND(nd_matmul(st->arr[A_IN], st->arr[B_IN], &r));
+    nd_array_release(r);
+  }
+  return 0;
+}
+
+/* cuBLAS called directly (reference cases): one handle for the process. */
+static cublasHandle_t la_blas;
+
+static int run_matmul_cublas(bench_ctx *ctx, bench_state *st) {
+  la_data *d = st->p;
+  const int n = (int)d->n;
+  const float one = 1.0f, zero = 0.0f;
+  cublasStatus_t e = CUBLAS_STATUS_SUCCESS;
+  if (strstr(ctx->current->name, "_setstream") != NULL) e = cublasSetStream(la_blas, (cudaStream_t)ctx->cu);
+  /* Row-major C = A B is column-major C^T = B^T A^T. */
+  if (e == CUBLAS_STATUS_SUCCESS)
+    e = cublasGemmEx(la_blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, nd_array_data(st->arr[B_IN]), CUDA_R_32F, n,
+                     nd_array_data(st->arr[A_IN]), CUDA_R_32F, n, &zero, nd_array_data(st->arr[OUT]), CUDA_R_32F, n,
+                     CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  if (e != CUBLAS_STATUS_SUCCESS) return bench_fail(ctx, "cublasGemmEx: %s", cublasGetStatusString(e));
+  return 0;
+}
+
 /* ---- setups ---------------------------------------------------------------------------------- */
 
 /* A stack of batch matrices of order n (batch 0: one matrix without a batch dimension). */
@@ -297,6 +334,27 @@ static int setup_matmul_f64(bench_ctx *ctx, bench_state *st) {
   return setup_matmul(ctx, st, ND_FLOAT64, ctx->quick ? 2048 : 8192);
 }
 static int setup_matmul_256(bench_ctx *ctx, bench_state *st) { return setup_matmul(ctx, st, ND_FLOAT32, 256); }
+static int setup_matmul_cublas(bench_ctx *ctx, bench_state *st) {
+  if (setup_matmul(ctx, st, ND_FLOAT32, 256) != 0) return -1;
+  const int64_t shape[2] = {256, 256};
+  BENCH_ND(nd_empty(2, shape, ND_FLOAT32, &st->arr[OUT]));
+  cublasStatus_t e = la_blas == NULL ? cublasCreate(&la_blas) : CUBLAS_STATUS_SUCCESS;
+  if (e == CUBLAS_STATUS_SUCCESS) e = cublasSetStream(la_blas, (cudaStream_t)ctx->cu);
+  if (e != CUBLAS_STATUS_SUCCESS) return bench_fail(ctx, "cuBLAS handle: %s", cublasGetStatusString(e));
+  return 0;
+}
+
+static int measure_matmul_host(bench_ctx *ctx, bench_state *st) {
+  if (setup_matmul(ctx, st, ND_FLOAT32, 256) != 0) return -1;
+  double med, mn;
+  if (bench_time_host(ctx, matmul_chain, NULL, st, MM_CHAIN, ctx->host_batches, &med, &mn) != 0) return -1;
+  char note[BENCH_NOTE_MAX];
+  snprintf(note, sizeof note, "nd_matmul of two 256 x 256 float32, out NULL (allocate + cuBLAS + release), chains of %d",
+           MM_CHAIN);
+  bench_emit_time(ctx, NULL, "host", med, mn, ctx->host_batches, 0, note);
+  /* One more, kept for the check. */
+  return run_matmul(ctx, st);
+}
 
 /* ---- the single 4096 inverse: at most 10 timed runs ----------------------------------------- */
 
@@ -531,5 +589,8 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.matmul_8192_f32",        setup_matmul_f32, run_matmul, check_matmul, la_teardown, NULL},
     {"linalg.matmul_8192_f64",        setup_matmul_f64, run_matmul, check_matmul, la_teardown, NULL},
     {"linalg.matmul_256_f32",         setup_matmul_256, run_matmul, check_matmul, la_teardown, NULL},
+    {"linalg.matmul_256_f32_host",    NULL,             NULL,       check_matmul, la_teardown, measure_matmul_host},
+    {"ref.matmul_256_f32_cublas",     setup_matmul_cublas, run_matmul_cublas, check_matmul, la_teardown, NULL},
+    {"ref.matmul_256_f32_cublas_setstream", setup_matmul_cublas, run_matmul_cublas, check_matmul, la_teardown, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
