@@ -11,8 +11,9 @@
  *   linalg.matmul_256_f32_host: the host time per such nd_matmul (out NULL: allocate, cuBLAS,
  *   release), in chains of 64; ref.matmul_256_f32_cublas: the same product by cublasGemmEx
  *   straight on the harness stream with a handle of the bench's own, bound once (the floor of
- *   the library's call), and ref.matmul_256_f32_cublas_setstream with cublasSetStream before
- *   every product, as the library binds its handle.
+ *   the library's call), ref.matmul_256_f32_cublas_setstream with cublasSetStream before
+ *   every product, as the library binds its handle, and ref.matmul_256_f32_cublas_ws with a
+ *   32 MiB workspace of its own set once (cublasSetWorkspace; PyTorch's method).
  *
  * Every call but the solves and the single large inverses runs in unchecked mode
  * (nd_linalg_set_checked(0) around the call, the previous setting restored after it), so no
@@ -200,18 +201,22 @@ static int matmul_chain(bench_ctx *ctx, void *p) {
   return 0;
 }
 
-/* cuBLAS called directly (reference cases): one handle for the process. */
-static cublasHandle_t la_blas;
+/* cuBLAS called directly (reference cases): one handle for the process, and for the _ws case a
+ * second one with a workspace of its own (32 MiB, cuBLAS's recommended size on Hopper) set once. */
+static cublasHandle_t la_blas, la_blas_ws;
+static void *la_ws;
+#define LA_WS_BYTES ((size_t)32 << 20)
 
 static int run_matmul_cublas(bench_ctx *ctx, bench_state *st) {
   la_data *d = st->p;
   const int n = (int)d->n;
   const float one = 1.0f, zero = 0.0f;
   cublasStatus_t e = CUBLAS_STATUS_SUCCESS;
-  if (strstr(ctx->current->name, "_setstream") != NULL) e = cublasSetStream(la_blas, (cudaStream_t)ctx->cu);
+  cublasHandle_t h = strstr(ctx->current->name, "_ws") != NULL ? la_blas_ws : la_blas;
+  if (strstr(ctx->current->name, "_setstream") != NULL) e = cublasSetStream(h, (cudaStream_t)ctx->cu);
   /* Row-major C = A B is column-major C^T = B^T A^T. */
   if (e == CUBLAS_STATUS_SUCCESS)
-    e = cublasGemmEx(la_blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, nd_array_data(st->arr[B_IN]), CUDA_R_32F, n,
+    e = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, nd_array_data(st->arr[B_IN]), CUDA_R_32F, n,
                      nd_array_data(st->arr[A_IN]), CUDA_R_32F, n, &zero, nd_array_data(st->arr[OUT]), CUDA_R_32F, n,
                      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   if (e != CUBLAS_STATUS_SUCCESS) return bench_fail(ctx, "cublasGemmEx: %s", cublasGetStatusString(e));
@@ -340,6 +345,13 @@ static int setup_matmul_cublas(bench_ctx *ctx, bench_state *st) {
   BENCH_ND(nd_empty(2, shape, ND_FLOAT32, &st->arr[OUT]));
   cublasStatus_t e = la_blas == NULL ? cublasCreate(&la_blas) : CUBLAS_STATUS_SUCCESS;
   if (e == CUBLAS_STATUS_SUCCESS) e = cublasSetStream(la_blas, (cudaStream_t)ctx->cu);
+  if (e == CUBLAS_STATUS_SUCCESS && la_blas_ws == NULL) {
+    BENCH_CU(cudaMalloc(&la_ws, LA_WS_BYTES));
+    e = cublasCreate(&la_blas_ws);
+  }
+  /* cublasSetStream resets the workspace: the workspace is set after it. */
+  if (e == CUBLAS_STATUS_SUCCESS) e = cublasSetStream(la_blas_ws, (cudaStream_t)ctx->cu);
+  if (e == CUBLAS_STATUS_SUCCESS) e = cublasSetWorkspace(la_blas_ws, la_ws, LA_WS_BYTES);
   if (e != CUBLAS_STATUS_SUCCESS) return bench_fail(ctx, "cuBLAS handle: %s", cublasGetStatusString(e));
   return 0;
 }
@@ -592,5 +604,6 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.matmul_256_f32_host",    NULL,             NULL,       check_matmul, la_teardown, measure_matmul_host},
     {"ref.matmul_256_f32_cublas",     setup_matmul_cublas, run_matmul_cublas, check_matmul, la_teardown, NULL},
     {"ref.matmul_256_f32_cublas_setstream", setup_matmul_cublas, run_matmul_cublas, check_matmul, la_teardown, NULL},
+    {"ref.matmul_256_f32_cublas_ws",  setup_matmul_cublas, run_matmul_cublas, check_matmul, la_teardown, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
