@@ -361,8 +361,8 @@ static int measure_matmul_host(bench_ctx *ctx, bench_state *st) {
   double med, mn;
   if (bench_time_host(ctx, matmul_chain, NULL, st, MM_CHAIN, ctx->host_batches, &med, &mn) != 0) return -1;
   char note[BENCH_NOTE_MAX];
-  snprintf(note, sizeof note, "nd_matmul of two 256 x 256 float32, out NULL (allocate + cuBLAS + release), chains of %d",
-           MM_CHAIN);
+  snprintf(note, sizeof note,
+           "nd_matmul of two 256 x 256 float32, out NULL (allocate + cuBLAS + release), chains of %d", MM_CHAIN);
   bench_emit_time(ctx, NULL, "host", med, mn, ctx->host_batches, 0, note);
   /* One more, kept for the check. */
   return run_matmul(ctx, st);
