@@ -204,23 +204,32 @@ cudaError_t bench_bare_memset_d32(void *p, size_t n, unsigned value, cudaStream_
  * per block into partials (bench_read_f32_blocks(n, unroll) floats). bench_cub_row_sums_f32 is
  * CUB's segmented sum over the rows of a C-ordered rows x cols matrix; bench_cub_scan_f32 an
  * inclusive float32 sum through CUB with 32-bit offsets (n < 2^32) under the policy the variant
- * names. The CUB calls take temp NULL for the size query, as CUB does. */
+ * names. The CUB calls take temp NULL for the size query, as CUB does.
+ *
+ * The scan variants besides CUB's own tuning (BENCH_SCAN_CUB32), in one list that gives their
+ * enum, their case names (ref.cumsum_f32_<name>, bench_reduce.c) and their policies
+ * (bench_ref.cu): X(id, name, threads, items per thread, look-back delay), the delay being
+ * bench_ref.cu's Sm90Delay (CUB's sm_90 delay for float32 sums) or NoDelay (no backoff). */
+#define BENCH_SCAN_SHAPES(X)                            \
+  X(T256_I24, "t256i24", 256, 24, Sm90Delay)            \
+  X(T512_I16, "t512i16", 512, 16, Sm90Delay)            \
+  X(T256_I32, "t256i32", 256, 32, Sm90Delay)            \
+  X(T384_I24, "t384i24", 384, 24, Sm90Delay)            \
+  X(T128_I24_NODELAY, "t128i24_nodelay", 128, 24, NoDelay) \
+  X(T256_I40, "t256i40", 256, 40, Sm90Delay)            \
+  X(T320_I32, "t320i32", 320, 32, Sm90Delay)            \
+  X(T128_I64, "t128i64", 128, 64, Sm90Delay)            \
+  X(T256_I32_NODELAY, "t256i32_nodelay", 256, 32, NoDelay) \
+  X(T64_I128, "t64i128", 64, 128, Sm90Delay)            \
+  X(T128_I80, "t128i80", 128, 80, Sm90Delay)            \
+  X(T128_I64_NODELAY, "t128i64_nodelay", 128, 64, NoDelay)
+#define BENCH_SCAN_ENUM(id, name, threads, items, delay) BENCH_SCAN_##id,
 enum {
-  BENCH_SCAN_CUB32,            /* DeviceScan::InclusiveSum, CUB's own (sm_90) tuning */
-  BENCH_SCAN_T256_I24,         /* 256 threads x 24 items, CUB's sm_90 look-back delay */
-  BENCH_SCAN_T512_I16,
-  BENCH_SCAN_T256_I32,
-  BENCH_SCAN_T384_I24,
-  BENCH_SCAN_T128_I24_NODELAY, /* CUB's sm_90 tile shape, no backoff in the look-back */
-  BENCH_SCAN_T256_I40,
-  BENCH_SCAN_T320_I32,
-  BENCH_SCAN_T128_I64,
-  BENCH_SCAN_T256_I32_NODELAY,
-  BENCH_SCAN_T64_I128,
-  BENCH_SCAN_T128_I80,
-  BENCH_SCAN_T128_I64_NODELAY,
+  BENCH_SCAN_CUB32, /* DeviceScan::InclusiveSum, CUB's own (sm_90) tuning */
+  BENCH_SCAN_SHAPES(BENCH_SCAN_ENUM)
   BENCH_SCAN_VARIANTS
 };
+#undef BENCH_SCAN_ENUM
 /* out = exp(in) (fn 0) or sin(in) (fn 1) for n float32 with unroll (1, 2 or 8) float4 per
  * thread: the library's vec path reduced to its loads, math and stores (bench_ref.cu). */
 cudaError_t bench_ref_math_f32(int fn, int unroll, const float *in, float *out, int64_t n, cudaStream_t stream);

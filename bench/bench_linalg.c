@@ -74,6 +74,8 @@ typedef struct la_data {
   unsigned generic; /* inverse: nd__gj_set_generic's mask during the call (0: the normal plan) */
   void *ha;      /* host A (C order, dtype dt) */
   void *hb;      /* host b (solve) or B (matmul) */
+  void *blas;    /* reference product: its cuBLAS handle (chosen by the case name in setup) */
+  int rebind;    /* reference product: cublasSetStream before every product */
 } la_data;
 
 static size_t la_item(nd_dtype dt) { return dt == ND_FLOAT64 ? sizeof(double) : sizeof(float); }
@@ -212,8 +214,8 @@ static int run_matmul_cublas(bench_ctx *ctx, bench_state *st) {
   const int n = (int)d->n;
   const float one = 1.0f, zero = 0.0f;
   cublasStatus_t e = CUBLAS_STATUS_SUCCESS;
-  cublasHandle_t h = strstr(ctx->current->name, "_ws") != NULL ? la_blas_ws : la_blas;
-  if (strstr(ctx->current->name, "_setstream") != NULL) e = cublasSetStream(h, (cudaStream_t)ctx->cu);
+  cublasHandle_t h = d->blas;
+  if (d->rebind) e = cublasSetStream(h, (cudaStream_t)ctx->cu);
   /* Row-major C = A B is column-major C^T = B^T A^T. */
   if (e == CUBLAS_STATUS_SUCCESS)
     e = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, nd_array_data(st->arr[B_IN]), CUDA_R_32F, n,
@@ -353,6 +355,9 @@ static int setup_matmul_cublas(bench_ctx *ctx, bench_state *st) {
   if (e == CUBLAS_STATUS_SUCCESS) e = cublasSetStream(la_blas_ws, (cudaStream_t)ctx->cu);
   if (e == CUBLAS_STATUS_SUCCESS) e = cublasSetWorkspace(la_blas_ws, la_ws, LA_WS_BYTES);
   if (e != CUBLAS_STATUS_SUCCESS) return bench_fail(ctx, "cuBLAS handle: %s", cublasGetStatusString(e));
+  la_data *d = st->p;
+  d->blas = strstr(ctx->current->name, "_ws") != NULL ? la_blas_ws : la_blas;
+  d->rebind = strstr(ctx->current->name, "_setstream") != NULL;
   return 0;
 }
 

@@ -328,12 +328,10 @@ static int check_sort(bench_ctx *ctx, bench_state *st) {
 /* ---- reference kernels (bench_ref.cu) ------------------------------------------------------------ */
 
 /* The scan variant of a reference case: its index in ref_scan_names. */
+#define REF_SCAN_NAME(id, name, threads, items, delay) "ref.cumsum_f32_" name,
 static const char *const ref_scan_names[BENCH_SCAN_VARIANTS] = {
-    "ref.cumsum_f32_cub32", "ref.cumsum_f32_t256i24", "ref.cumsum_f32_t512i16",
-    "ref.cumsum_f32_t256i32", "ref.cumsum_f32_t384i24", "ref.cumsum_f32_t128i24_nodelay",
-    "ref.cumsum_f32_t256i40", "ref.cumsum_f32_t320i32", "ref.cumsum_f32_t128i64",
-    "ref.cumsum_f32_t256i32_nodelay", "ref.cumsum_f32_t64i128", "ref.cumsum_f32_t128i80",
-    "ref.cumsum_f32_t128i64_nodelay"};
+    "ref.cumsum_f32_cub32", BENCH_SCAN_SHAPES(REF_SCAN_NAME)};
+#undef REF_SCAN_NAME
 static int ref_scan_variant(const bench_ctx *ctx) {
   for (int v = 0; v < BENCH_SCAN_VARIANTS; v++)
     if (strcmp(ctx->current->name, ref_scan_names[v]) == 0) return v;
@@ -428,17 +426,9 @@ const bench_case bench_reduce_cases[] = {
     {"ceiling.read_f32_u16", setup_read, run_read, check_read, NULL, NULL},
     {"ref.sum_axis1_f32_cubseg", setup_axis1_cub, run_axis1_cub, check_axis1, teardown_p, NULL},
     {"ref.cumsum_f32_cub32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t256i24", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t512i16", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t256i32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t384i24", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t128i24_nodelay", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t256i40", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t320i32", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t128i64", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t256i32_nodelay", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t64i128", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t128i80", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
-    {"ref.cumsum_f32_t128i64_nodelay", setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+#define REF_SCAN_CASE(id, name, threads, items, delay) \
+  {"ref.cumsum_f32_" name, setup_scan_cub, run_scan_cub, check_cumsum, NULL, NULL},
+    BENCH_SCAN_SHAPES(REF_SCAN_CASE)
+#undef REF_SCAN_CASE
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -171,18 +171,10 @@ extern "C" cudaError_t bench_cub_scan_f32(int variant, const float *in, float *o
   const uint32_t m = (uint32_t)n;
   switch (variant) {
     case BENCH_SCAN_CUB32: return cub::DeviceScan::InclusiveSum(temp, *temp_bytes, in, out, m, st);
-    case BENCH_SCAN_T256_I24: return scan_with<256, 24, Sm90Delay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T512_I16: return scan_with<512, 16, Sm90Delay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T256_I32: return scan_with<256, 32, Sm90Delay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T384_I24: return scan_with<384, 24, Sm90Delay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T128_I24_NODELAY: return scan_with<128, 24, NoDelay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T256_I40: return scan_with<256, 40, Sm90Delay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T320_I32: return scan_with<320, 32, Sm90Delay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T128_I64: return scan_with<128, 64, Sm90Delay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T256_I32_NODELAY: return scan_with<256, 32, NoDelay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T64_I128: return scan_with<64, 128, Sm90Delay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T128_I80: return scan_with<128, 80, Sm90Delay>(in, out, m, temp, temp_bytes, st);
-    case BENCH_SCAN_T128_I64_NODELAY: return scan_with<128, 64, NoDelay>(in, out, m, temp, temp_bytes, st);
+#define BENCH_SCAN_CASE(id, name, threads, items, delay) \
+  case BENCH_SCAN_##id: return scan_with<threads, items, delay>(in, out, m, temp, temp_bytes, st);
+      BENCH_SCAN_SHAPES(BENCH_SCAN_CASE)
+#undef BENCH_SCAN_CASE
     default: return cudaErrorInvalidValue;
   }
 }
