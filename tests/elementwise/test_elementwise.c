@@ -611,7 +611,8 @@ START_TEST(flat_path_binary) {
     nd_ref ha0, hb0;
     nd_array *a0 = upload_pattern(ND_FLOAT32, 1, n0, 11, &ha0), *b0 = upload_pattern(ND_FLOAT32, 1, n0, 17, &hb0);
     const int64_t len = n0[0] - 11;
-    const nd_slice sa[1] = {{starts[k][0], starts[k][0] + len, ND_NONE}}, sb[1] = {{starts[k][1], starts[k][1] + len, ND_NONE}};
+    const nd_slice sa[1] = {{starts[k][0], starts[k][0] + len, ND_NONE}};
+    const nd_slice sb[1] = {{starts[k][1], starts[k][1] + len, ND_NONE}};
     nd_array *a, *b;
     ND_ASSERT_OK(nd_array_slice(a0, 1, sa, &a));
     ND_ASSERT_OK(nd_array_slice(b0, 1, sb, &b));
