@@ -30,10 +30,11 @@
  *   stores and 64-bit unit arithmetic, add reached 86% of the copy rate on the H200; with
  *   plain stores and 32-bit arithmetic 103% (bench/RESULTS.md). Requires each contiguous
  *   operand and row stride to be aligned to its access size; otherwise the strided path
- *   runs. Light float32 math (exp, sin, sqrt, ...) over one contiguous row (no scalar or
- *   broadcast operand) takes k_flat instead: one float4 per thread, one block per 256 of
- *   them, no row or unit arithmetic (with one vector per thread, k_vec's set-up is as many
- *   instructions as the work: bench/RESULTS.md, 2026-11-27 13:12-13:42).
+ *   runs. Float32 operations of one or two float32 inputs that are not costly (exp, sin,
+ *   sqrt, add, multiply, ...) over one contiguous row (no scalar or broadcast operand) take
+ *   k_flat instead: one float4 of each input per thread, one block per 256 of them, no row or
+ *   unit arithmetic (with one vector per thread, k_vec's set-up is as many instructions as the
+ *   work: bench/RESULTS.md, 2026-11-27 13:12-13:42).
  * - tiled: two dimensions where the output is contiguous along cols but input 0 or 1 is
  *   contiguous along rows (a transposed operand). A 32x32 tile of such an input goes through
  *   shared memory (padded to 33 columns against bank conflicts), so that its reads are
@@ -328,6 +329,16 @@ struct vlight32 {
   };
 };
 
+/* Operations k_flat takes over one contiguous row: float32 of one or two float32 inputs, not
+ * costly (light math, add, multiply, ...). */
+template <class Op>
+struct vflat32 {
+  enum {
+    v = !Op::heavy && std::is_same<typename Op::R, float>::value && std::is_same<typename Op::A0, float>::value &&
+        (Op::nin == 1 || (Op::nin == 2 && std::is_same<typename Op::A1, float>::value))
+  };
+};
+
 /* Vectors per thread and work unit, so that each SM has enough bytes in flight at the
  * occupancy these kernels get (28-48 registers: five to eight blocks of 256 threads): four
  * for one input, two for each of two or three inputs, one for costly math, whose instruction
@@ -404,22 +415,55 @@ __global__ void __launch_bounds__(ND_K_THREADS) k_vec(vec_args<Op::nin> a, nd_kp
   }
 }
 
-/* Light float32 math over one contiguous row of n = 4 nv + tail elements: thread j takes
- * float4 j (a grid-stride loop, run once unless the grid limit is reached), block 0's first
- * tail threads the last n % 4 elements. In place is fine: each vector is loaded before it is
- * stored, by the same thread. */
-template <class Op>
-__global__ void __launch_bounds__(ND_K_THREADS) k_flat(const float4 *in, float4 *out, int64_t nv, int tail,
+/* Float32 operations of one or two float32 inputs over one contiguous row of n = 4 nv + tail
+ * elements (every input contiguous, none a scalar): thread j takes float4 j of each input (a
+ * grid-stride loop, run once unless the grid limit is reached), block 0's first tail threads
+ * the last n % 4 elements. In place is fine: each vector is loaded before it is stored, by the
+ * same thread. For one input flat_in<1> is passed as a bare pointer. */
+template <int N>
+struct flat_in {
+  const float4 *p[N];
+};
+
+template <class Op, int N>
+__device__ __forceinline__ float flat_op(const Op &op, const float (&v)[N]) {
+  if constexpr (N == 1)
+    return op(v[0]);
+  else
+    return op(v[0], v[1]);
+}
+
+template <class Op, int N>
+__device__ __forceinline__ float4 flat_op4(const Op &op, const float4 (&x)[N]) {
+  float a[N], b[N], c[N], d[N];
+#pragma unroll
+  for (int i = 0; i < N; i++) {
+    a[i] = x[i].x;
+    b[i] = x[i].y;
+    c[i] = x[i].z;
+    d[i] = x[i].w;
+  }
+  return make_float4(flat_op<Op, N>(op, a), flat_op<Op, N>(op, b), flat_op<Op, N>(op, c), flat_op<Op, N>(op, d));
+}
+
+template <class Op, int N>
+__global__ void __launch_bounds__(ND_K_THREADS) k_flat(flat_in<N> in, float4 *out, int64_t nv, int tail,
                                                          nd_kparams prm) {
   const Op op(prm);
 #pragma unroll 1
   for (int64_t j = (int64_t)blockIdx.x * ND_K_THREADS + threadIdx.x; j < nv;
        j += (int64_t)gridDim.x * ND_K_THREADS) {
-    const float4 x = in[j];
-    out[j] = make_float4(op(x.x), op(x.y), op(x.z), op(x.w));
+    float4 x[N];
+#pragma unroll
+    for (int i = 0; i < N; i++) x[i] = in.p[i][j];
+    out[j] = flat_op4<Op, N>(op, x);
   }
-  if (blockIdx.x == 0 && (int)threadIdx.x < tail)
-    ((float *)(out + nv))[threadIdx.x] = op(((const float *)(in + nv))[threadIdx.x]);
+  if (blockIdx.x == 0 && (int)threadIdx.x < tail) {
+    float v[N];
+#pragma unroll
+    for (int i = 0; i < N; i++) v[i] = ((const float *)(in.p[i] + nv))[threadIdx.x];
+    ((float *)(out + nv))[threadIdx.x] = flat_op<Op, N>(op, v);
+  }
 }
 
 template <class Op>
@@ -631,13 +675,19 @@ nd_status launch(const nd_kufunc *c, cudaStream_t st) {
   unsigned tmask = 0;
   const int path = choose_path(c, z, &tmask);
   if (path == PATH_VEC) {
-    if constexpr (vlight32<Op>::v) {
-      /* one contiguous row, not a scalar (choose_path has checked the 16-byte alignment) */
-      if (c->loop.ndim == 1 && !(c->scalar_mask & 1) && c->in[0].strides[0] == (int64_t)sizeof(float)) {
+    if constexpr (vflat32<Op>::v) {
+      /* one contiguous row, no scalar (choose_path has checked the 16-byte alignment) */
+      bool flat = c->loop.ndim == 1 && !(c->scalar_mask & ((1u << N) - 1));
+      flat_in<N> in;
+      for (int i = 0; i < N; i++) {
+        flat = flat && c->in[i].strides[0] == (int64_t)sizeof(float);
+        in.p[i] = (const float4 *)c->in[i].data;
+      }
+      if (flat) {
         const int64_t n = c->loop.shape[0], nv = n / 4;
-        return ND_CUDA(nd_k_go<k_flat<Op>>(nd_k_grid_x((nv + ND_K_THREADS - 1) / ND_K_THREADS), ND_K_THREADS, 0, st,
-                                           (const float4 *)c->in[0].data, (float4 *)c->out.data, nv,
-                                           (int)(n - nv * 4), prm));
+        /* (in parentheses: the template argument list's comma would split the macro argument) */
+        return ND_CUDA((nd_k_go<k_flat<Op, N>>(nd_k_grid_x((nv + ND_K_THREADS - 1) / ND_K_THREADS), ND_K_THREADS, 0,
+                                               st, in, (float4 *)c->out.data, nv, (int)(n - nv * 4), prm)));
       }
     }
     return ND_CUDA(nd_k_go<k_vec<Op>>(vec_grid(c, z), ND_K_THREADS, 0, st, make_vec<N>(c), prm));

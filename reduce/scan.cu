@@ -51,18 +51,19 @@ struct ScanOp<c128> {
   }
 };
 
-/* CUB's scan policies, with one change for one-row float32 sums on sm_90: tiles of 256
- * threads x 32 items instead of CUB's 128 x 24 (the look-back delay, loads and stores as
- * CUB's). Of six tile shapes timed on 2^28 float32 (bench/bench_ref.cu, ref.cumsum_f32_*), this
- * one was the fastest on both the H100 and the H200, 3.4% and 3.9% ahead of CUB's choice
- * (bench/RESULTS.md, 2026-11-27 13:12-13:42); other architectures keep CUB's policies. */
+/* CUB's scan policies, with one change for one-row float32 sums on sm_90: tiles of 128
+ * threads x 64 items instead of CUB's 128 x 24 (the look-back delay, loads and stores as
+ * CUB's). Of ten tile shapes timed on 2^28 float32 (bench/bench_ref.cu, ref.cumsum_f32_*), 256 x
+ * 32 was the fastest of six on both the H100 and the H200 (3.4% and 3.9% ahead of CUB's choice,
+ * bench/RESULTS.md, 2026-11-27 13:12-13:42) and 128 x 64 faster still on the H200 (79.4% of copy
+ * against 76.0%, 14:34); other architectures keep CUB's policies. */
 struct F32SumScanHub {
   using Cub = cub::detail::scan::policy_hub<float, float, float, uint32_t, cuda::std::plus<float>>;
   struct Policy900 : cub::ChainedPolicy<900, Policy900, typename Cub::Policy860> {
     using ScanPolicyT =
-        cub::AgentScanPolicy<256, 32, float, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
+        cub::AgentScanPolicy<128, 64, float, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
                              cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS,
-                             cub::detail::MemBoundScaling<256, 32, float>,
+                             cub::detail::MemBoundScaling<128, 64, float>,
                              typename Cub::Policy900::ScanPolicyT::detail::delay_constructor_t>;
   };
   struct Policy1000 : cub::ChainedPolicy<1000, Policy1000, Policy900> {

@@ -588,6 +588,70 @@ START_TEST(flat_path_sizes_and_offsets) {
 }
 END_TEST
 
+/* Float32 operations of two float32 inputs over one contiguous row (k_flat with two inputs):
+ * sizes around the vector and block widths and past one wave, against a broadcast operand of
+ * one element (the vec path), views of both operands starting 16 bytes in or 4 bytes in (either
+ * one not aligned: the strided path), and in place. */
+START_TEST(flat_path_binary) {
+  static const int ops[] = {ND_UFUNC_ADD, ND_UFUNC_MULTIPLY, ND_UFUNC_SUBTRACT, ND_UFUNC_MAXIMUM, ND_UFUNC_COPYSIGN,
+                            ND_UFUNC_NEXTAFTER};
+  static const int64_t sizes[] = {1, 3, 4, 5, 255, 1023, 1024, 1025, 3 * 1024 + 2, 4 * 65536 + 1, 5000003};
+  static const int64_t one[1] = {1};
+  char what[96];
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+      snprintf(what, sizeof what, "ufunc %d float32 (%lld)", ops[i], (long long)sizes[k]);
+      binary_case(ops[i], ND_FLOAT32, 1, &sizes[k], 1, &sizes[k], what);
+      snprintf(what, sizeof what, "ufunc %d float32 (%lld) and (1,)", ops[i], (long long)sizes[k]);
+      binary_case(ops[i], ND_FLOAT32, 1, &sizes[k], 1, one, what);
+    }
+  const int64_t n0[1] = {40003};
+  static const int64_t starts[][2] = {{4, 8}, {8, 4}, {1, 4}, {4, 1}, {1, 1}};
+  for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+    nd_ref ha0, hb0;
+    nd_array *a0 = upload_pattern(ND_FLOAT32, 1, n0, 11, &ha0), *b0 = upload_pattern(ND_FLOAT32, 1, n0, 17, &hb0);
+    const int64_t len = n0[0] - 11;
+    const nd_slice sa[1] = {{starts[k][0], starts[k][0] + len, ND_NONE}};
+    const nd_slice sb[1] = {{starts[k][1], starts[k][1] + len, ND_NONE}};
+    nd_array *a, *b;
+    ND_ASSERT_OK(nd_array_slice(a0, 1, sa, &a));
+    ND_ASSERT_OK(nd_array_slice(b0, 1, sb, &b));
+    nd_ref ha = nd_ref_slice(&ha0, 1, sa), hb = nd_ref_slice(&hb0, 1, sb);
+    const nd_dtype dts[2] = {ND_FLOAT32, ND_FLOAT32};
+    nd_array *arrs[2] = {a, b};
+    const nd_ref *refs[2] = {&ha, &hb};
+    snprintf(what, sizeof what, "add float32 a[%lld:] b[%lld:]", (long long)starts[k][0], (long long)starts[k][1]);
+    run_layout_case(ND_UFUNC_ADD, dts, arrs, refs, NULL, what);
+    nd_array_release(a);
+    nd_array_release(b);
+    nd_array_release(a0);
+    nd_array_release(b0);
+    nd_ref_free(&ha0);
+    nd_ref_free(&hb0);
+  }
+  /* In place, 4 * 300000 + 3 elements: a = a * b, each element the float32 product. */
+  {
+    const int64_t n[1] = {1200003};
+    nd_ref ha, hb;
+    nd_array *a = upload_pattern(ND_FLOAT32, 1, n, 13, &ha), *b = upload_pattern(ND_FLOAT32, 1, n, 19, &hb), *r;
+    ND_ASSERT_OK(nd_multiply(a, b, a, &r));
+    ck_assert_ptr_eq(r, a);
+    nd_ref got = nd_ref_download(a);
+    for (int64_t k = 0; k < got.size; k++) {
+      const float want = (float)nd_ref_get(&ha, k).v.f * (float)nd_ref_get(&hb, k).v.f;
+      ck_assert_msg((float)nd_ref_get(&got, k).v.f == want, "multiply in place [%lld]: %g, want %g", (long long)k,
+                    nd_ref_get(&got, k).v.f, (double)want);
+    }
+    nd_ref_free(&got);
+    nd_array_release(r);
+    nd_array_release(a);
+    nd_array_release(b);
+    nd_ref_free(&ha);
+    nd_ref_free(&hb);
+  }
+}
+END_TEST
+
 /* The tiled path (a transposed operand) at shapes around its tile side (32), with byte
  * offsets on both operands, a transposed operand whose rows run backwards, the transposed
  * operand on either side, and both operands transposed into a C-ordered out (two tiles in
@@ -1304,6 +1368,7 @@ static Suite *elementwise_suite(void) {
   tcase_add_test(t, vector_broadcast_and_tiled_paths);
   tcase_add_test(t, vector_path_units);
   tcase_add_test(t, flat_path_sizes_and_offsets);
+  tcase_add_test(t, flat_path_binary);
   tcase_add_test(t, tiled_path_edges_and_offsets);
   tcase_add_test(t, tiled_path_past_the_grid_limit);
   suite_add_tcase(s, t);

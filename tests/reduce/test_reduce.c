@@ -1389,7 +1389,7 @@ START_TEST(test_scans_sizes_and_args) {
     nd_array_release(a);
     nd_ref_free(&r);
   }
-  /* one float32 row around the scan's tile (256 x 32 items on sm_90, 128 x 24 elsewhere) */
+  /* one float32 row around the scan's tile (128 x 64 items on sm_90, 128 x 24 elsewhere) */
   static const int64_t around[] = {3071, 3072, 3073, 8191, 8192, 8193, 3 * 8192 + 1};
   for (size_t i = 0; i < sizeof around / sizeof around[0]; i++) {
     nd_ref r = nd_ref_new(ND_FLOAT32, 1, &around[i]);
