@@ -46,6 +46,11 @@ ND = [
     "stream.pipeline.speedup,ratio,,,0,0,,,2.5000,\"1stream / 4stream median\"",
     # ndcuda failed
     "sort.sort_f32,error,,,0,0,,,,\"FAILED (see stderr)\"",
+    # a difference of two of the tool's own rows: no verdict, its target still applies
+    "stream.handoff.extra,host,1.400,,41,0,,,,\"cross_stream minus same_stream\"",
+    # the same cuBLAS call in all three, 0.5% behind: even; the unchecked inverse 5% behind: MISS
+    "linalg.matmul_8192_f64,device,19384.000,19300.000,4,0,,,,\"checked\"",
+    "linalg.inv_4096_f64_unchecked,device,20000.000,19900.000,3,0,,,,\"checked\"",
 ]
 CUPY = [
     "ceiling.memcpy_d2d,device,705.000,690.000,25,2147483648,3046.00,100.0,,\"ref\"",
@@ -57,6 +62,9 @@ CUPY = [
     "stream.tiny_fill.bare_kernel,host,3.500,3.400,41,0,,,,\"\"",
     "stream.pipeline.speedup,ratio,,,0,0,,,2.0000,\"1stream / 4stream median\"",
     "sort.sort_f32,device,2000.000,1990.000,25,536870912,268.00,8.8,,\"checked\"",
+    "stream.handoff.extra,host,1.200,,41,0,,,,\"cross_stream minus same_stream\"",
+    "linalg.matmul_8192_f64,device,19290.000,19280.000,4,0,,,,\"checked\"",
+    "linalg.inv_4096_f64_unchecked,device,19000.000,18900.000,3,0,,,,\"checked\"",
     "cupy.only_case,device,10.000,9.000,25,0,,,,\"checked\"",
 ]
 TORCH = [
@@ -136,6 +144,7 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(r["PyTorch us"], "n/a")
         self.assertEqual(r["best peer"], "CuPy")  # the unsupported row takes no part
         self.assertEqual(r["best/nd"], "1.17")
+        self.assertEqual(r["vs best"], "")  # a bare CUDA call of each harness: no library code timed
         r = self.by["stream.tiny_fill.bare_driver"]
         self.assertEqual((r["CuPy us"], r["PyTorch us"], r["best peer"], r["vs best"]), ("-", "-", "-", ""))
 
@@ -146,6 +155,19 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(r["PyTorch/nd"], "0.83")
         self.assertEqual(r["best peer"], "PyTorch")
         self.assertEqual(r["vs best"], "")  # the time rows carry the verdicts
+
+    def test_difference_rows_no_verdict(self):
+        r = self.by["stream.handoff.extra"]
+        self.assertEqual((r["best peer"], r["best/nd"]), ("CuPy", "0.86"))
+        self.assertEqual(r["vs best"], "")  # same_stream and cross_stream carry the verdicts
+        self.assertEqual(r["target"], "<= 2 us ok")
+
+    def test_vendor_call_rows(self):
+        r = self.by["linalg.matmul_8192_f64"]
+        self.assertEqual((r["best/nd"], r["vs best"]), ("1.00", "even"))  # 0.995: the same cuBLAS call
+        self.assertEqual(r["target"], "CuPy/nd >= 0.98 ok")
+        r = self.by["linalg.inv_4096_f64_unchecked"]
+        self.assertEqual((r["best/nd"], r["vs best"]), ("0.95", "MISS"))  # below 0.98: a miss all the same
 
     def test_failed_rows(self):
         r = self.by["sort.sort_f32"]
@@ -159,7 +181,7 @@ class CompareTest(unittest.TestCase):
 
     def test_summary_counts(self):
         s = compare.summary(self.table)
-        self.assertIn("targets: 6 of 7 met; vs best peer: 4 ok, 1 even, 1 MISS", s)
+        self.assertIn("targets: 8 of 9 met; vs best peer: 3 ok, 2 even, 2 MISS", s)
         self.assertEqual(self.by["ceiling.memcpy_d2d"]["vs best"], "")  # a reference, not a case
 
     def test_main_with_missing_files(self):
