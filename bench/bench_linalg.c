@@ -5,6 +5,8 @@
  *   read plus the inverses written. linalg.inv_4096_f64 is one 4096 x 4096 matrix, timed over
  *   at most 10 runs (it is the slow case in CuPy, which runs it 3 times).
  * - linalg.solve_4096_f64_16rhs: nd_linalg_solve of (4096, 4096) with b (4096, 16).
+ * - linalg.solve_<batch>x<n>x<n>_<dtype>: nd_linalg_solve of a stack (n on each diagonal, as
+ *   the inverses') with b (batch, n, 1); GB/s counts A and b read plus x written.
  * - linalg.matmul_8192_<dtype>: nd_matmul of two 8192 x 8192 matrices (full float32
  *   arithmetic; TF32 stays off as the library's default). linalg.matmul_256_f32: two 256 x 256
  *   float32 matrices, where the host's share of a call shows (the size sweep's small products);
@@ -318,6 +320,32 @@ static int setup_solve_diag(bench_ctx *ctx, bench_state *st, int dominant) {
 }
 
 static int setup_solve(bench_ctx *ctx, bench_state *st) { return setup_solve_diag(ctx, st, 1); }
+/* A stack of batch systems of order n with one right-hand side each: A as setup_inv makes it
+ * (n on the diagonal), b (batch, n, 1) uniform [-1, 1). */
+static int setup_solve_batched(bench_ctx *ctx, bench_state *st, int64_t batch, int64_t n, nd_dtype dt) {
+  la_data *d = la_new(ctx, st, LA_SOLVE, dt);
+  if (d == NULL) return -1;
+  if (ctx->quick) batch /= 16;
+  d->batch = batch;
+  d->n = n;
+  d->k = 1;
+  d->ha = la_host_matrices(dt, batch, n, n, (double)n, 0x299f31d0082efa98ull + (uint64_t)n);
+  d->hb = la_host_matrices(dt, batch, n, 1, 0.0, 0xec4e6c89452821e6ull + (uint64_t)n);
+  if (d->ha == NULL || d->hb == NULL) return bench_fail(ctx, "out of host memory");
+  int64_t sa[3] = {batch, n, n}, sb[3] = {batch, n, 1};
+  if (la_upload(ctx, d->ha, dt, 3, sa, &st->arr[A_IN]) != 0) return -1;
+  if (la_upload(ctx, d->hb, dt, 3, sb, &st->arr[B_IN]) != 0) return -1;
+  st->bytes = batch * (n * n + 2 * n) * (int64_t)la_item(dt); /* A and b read, x written */
+  return 0;
+}
+static int setup_solve_8(bench_ctx *ctx, bench_state *st) { return setup_solve_batched(ctx, st, 100000, 8, ND_FLOAT32); }
+static int setup_solve_32(bench_ctx *ctx, bench_state *st) { return setup_solve_batched(ctx, st, 10000, 32, ND_FLOAT32); }
+static int setup_solve_32d(bench_ctx *ctx, bench_state *st) {
+  return setup_solve_batched(ctx, st, 10000, 32, ND_FLOAT64);
+}
+static int setup_solve_128(bench_ctx *ctx, bench_state *st) {
+  return setup_solve_batched(ctx, st, 1000, 128, ND_FLOAT32);
+}
 /* no added diagonal: a general matrix, on which partial pivoting exchanges rows */
 static int setup_solve_uniform(bench_ctx *ctx, bench_state *st) { return setup_solve_diag(ctx, st, 0); }
 
@@ -457,10 +485,12 @@ static int check_inv(bench_ctx *ctx, bench_state *st) {
 /* max |A x - b| on the host, in float64, from the uploaded A and b. */
 static int check_solve(bench_ctx *ctx, bench_state *st) {
   la_data *d = st->p;
-  int64_t n = d->n, k = d->k;
+  int64_t n = d->n, k = d->k, count = d->batch > 0 ? d->batch : 1;
   const int64_t *shp = nd_array_shape(st->arr[OUT]);
-  if (nd_array_ndim(st->arr[OUT]) != 2 || shp[0] != n || shp[1] != k)
-    return bench_fail(ctx, "check: the solution does not have shape (%lld, %lld)", (long long)n, (long long)k);
+  const int nb = d->batch > 0;
+  if (nd_array_ndim(st->arr[OUT]) != 2 + nb || (nb && shp[0] != d->batch) || shp[nb] != n || shp[nb + 1] != k)
+    return bench_fail(ctx, "check: the solution does not have shape (%s%lld, %lld)", nb ? "batch, " : "",
+                      (long long)n, (long long)k);
   double *x = la_download_f64(ctx, st->arr[OUT]);
   double *acc = calloc((size_t)k, sizeof *acc);
   if (x == NULL || acc == NULL) {
@@ -468,30 +498,31 @@ static int check_solve(bench_ctx *ctx, bench_state *st) {
     free(acc);
     return x == NULL ? -1 : bench_fail(ctx, "out of host memory");
   }
-  const double *a = d->ha, *b = d->hb;
-  double worst = 0.0;
-  for (int64_t i = 0; i < n; i++) {
-    for (int64_t j = 0; j < k; j++) acc[j] = -b[i * k + j];
-    for (int64_t l = 0; l < n; l++) {
-      double ail = a[i * n + l];
-      const double *xl = x + l * k;
-      for (int64_t j = 0; j < k; j++) acc[j] += ail * xl[j];
+  /* A and b as uploaded (dtype dt), x downloaded as float64; each system of the stack in turn */
+  double worst = 0.0, anorm = 0.0, xnorm = 0.0;
+  for (int64_t m = 0; m < count && !isnan(worst); m++) {
+    const int64_t ao = m * n * n, bo = m * n * k;
+    const double *xm = x + bo;
+    for (int64_t i = 0; i < n; i++) {
+      for (int64_t j = 0; j < k; j++) acc[j] = -la_get(d->dt, d->hb, bo + i * k + j);
+      double rs = 0.0;
+      for (int64_t l = 0; l < n; l++) {
+        double ail = la_get(d->dt, d->ha, ao + i * n + l);
+        rs += fabs(ail);
+        const double *xl = xm + l * k;
+        for (int64_t j = 0; j < k; j++) acc[j] += ail * xl[j];
+      }
+      anorm = fmax(anorm, rs);
+      for (int64_t j = 0; j < k; j++)
+        if (!(fabs(acc[j]) <= worst)) worst = isnan(acc[j]) ? NAN : fabs(acc[j]);
+      if (isnan(worst)) break;
     }
-    for (int64_t j = 0; j < k; j++)
-      if (!(fabs(acc[j]) <= worst)) worst = isnan(acc[j]) ? NAN : fabs(acc[j]);
-    if (isnan(worst)) break;
   }
-  double anorm = 0.0, xnorm = 0.0;
-  for (int64_t i = 0; i < n; i++) {
-    double rs = 0.0;
-    for (int64_t l = 0; l < n; l++) rs += fabs(a[i * n + l]);
-    anorm = fmax(anorm, rs);
-  }
-  for (int64_t i = 0; i < n * k; i++) xnorm = fmax(xnorm, fabs(x[i]));
+  for (int64_t i = 0; i < count * n * k; i++) xnorm = fmax(xnorm, fabs(x[i]));
   free(x);
   free(acc);
   double nn = (double)n;
-  la_note(ctx, "max|Ax-b|", worst, 2.0 / 3.0 * nn * nn * nn + 2.0 * nn * nn * (double)k);
+  la_note(ctx, "max|Ax-b|", worst, (2.0 / 3.0 * nn * nn * nn + 2.0 * nn * nn * (double)k) * (double)count);
   /* 64 n u absolute, or 64 u ||A||_inf ||x||_inf (a backward error of 64 u) if larger */
   double tol = fmax(64.0 * nn, 64.0 * anorm * xnorm) * la_unit(d->dt);
   if (!(worst <= tol)) return bench_fail(ctx, "check: max |A x - b| = %.3g, above %.3g", worst, tol);
@@ -600,6 +631,10 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.inv_4096_f32",           setup_inv_4096s,  NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_8192_f32",           setup_inv_8192s,  NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_8192_f64",           setup_inv_8192d,  NULL,       check_inv,    la_teardown, measure_inv_big},
+    {"linalg.solve_100000x8x8_f32",   setup_solve_8,    run_solve,  check_solve,  la_teardown, NULL},
+    {"linalg.solve_10000x32x32_f32",  setup_solve_32,   run_solve,  check_solve,  la_teardown, NULL},
+    {"linalg.solve_10000x32x32_f64",  setup_solve_32d,  run_solve,  check_solve,  la_teardown, NULL},
+    {"linalg.solve_1000x128x128_f32", setup_solve_128,  run_solve,  check_solve,  la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs",   setup_solve,      run_solve,  check_solve,  la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs_uniform", setup_solve_uniform, run_solve, check_solve, la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs_unchecked", setup_solve, run_solve_unchecked, check_solve, la_teardown, NULL},

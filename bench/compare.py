@@ -114,6 +114,11 @@ TARGETS.update({
 for _n in (1024, 2048, 4096, 8192):
     for _dt in ("f32", "f64"):
         TARGETS["linalg.inv_%d_%s" % (_n, _dt)] = ("peer", ">=", 3.0, "#26")
+# Issue 26: the batched inverses and solves (n <= 128) keep a lead of at least 5x the best peer.
+for _case in ("inv_100000x4x4_f32", "inv_100000x8x8_f32", "inv_10000x32x32_f32", "inv_10000x32x32_f64",
+              "inv_1000x128x128_f32", "solve_100000x8x8_f32", "solve_10000x32x32_f32", "solve_10000x32x32_f64",
+              "solve_1000x128x128_f32"):
+    TARGETS.setdefault("linalg." + _case, ("peer", ">=", 5.0, "#26"))
 
 # Where ndcuda and the best peer are both within this many percent of their copy ceiling, a
 # best/nd ratio down to EVEN_RATIO counts as even (issue 26).

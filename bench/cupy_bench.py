@@ -396,6 +396,31 @@ def case_solve(ctx, diag=True):
     check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
 
 
+def la_solve_batched_case(ctx, batch, n, dtype):
+    """A stack of batch systems of order n (n on the diagonal) with one right-hand side each,
+    b of shape (batch, n, 1), as nd_bench's linalg.solve_<batch>x<n>x<n>_<dtype>."""
+    if ctx.quick:
+        batch //= 16
+    st = {"a": la_matrices(4000 + n, (batch, n, n), dtype, float(n)),
+          "b": la_matrices(4100 + n, (batch, n, 1), dtype, 0.0), "out": None}
+
+    def run():
+        st["out"] = None
+        st["out"] = cp.linalg.solve(st["a"], st["b"])
+
+    med, mn = time_device(ctx, run)
+    check(ctx, st["out"].shape == (batch, n, 1), "solution shape %s" % (st["out"].shape,))
+    a64, x64 = st["a"].astype(cp.float64), st["out"].astype(cp.float64)
+    worst = float(cp.abs(cp.matmul(a64, x64) - st["b"].astype(cp.float64)).max())
+    anorm = float(cp.abs(a64).sum(axis=2).max())
+    xnorm = float(cp.abs(x64).max())
+    tol = max(64.0 * n, 64.0 * anorm * xnorm) * la_unit(dtype)
+    nbytes = batch * (n * n + 2 * n) * np.dtype(dtype).itemsize
+    emit(ctx, None, "device", med, mn, ctx.reps, nbytes,
+         note=la_note("max|Ax-b|", worst, (2.0 / 3.0 * n ** 3 + 2.0 * n * n) * batch, med))
+    check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
+
+
 def la_matmul_case(ctx, dtype, n=None):
     n = n or (2048 if ctx.quick else 8192)
     st = {"a": la_matrices(3000, (n, n), dtype, 0.0), "b": la_matrices(3001, (n, n), dtype, 0.0), "out": None}
@@ -960,6 +985,10 @@ CASES = [
     ("linalg.inv_4096_f32", la_big_inv(4096, np.float32)),
     ("linalg.inv_8192_f32", la_big_inv(8192, np.float32)),
     ("linalg.inv_8192_f64", la_big_inv(8192, np.float64)),
+    ("linalg.solve_100000x8x8_f32", lambda ctx: la_solve_batched_case(ctx, 100000, 8, np.float32)),
+    ("linalg.solve_10000x32x32_f32", lambda ctx: la_solve_batched_case(ctx, 10000, 32, np.float32)),
+    ("linalg.solve_10000x32x32_f64", lambda ctx: la_solve_batched_case(ctx, 10000, 32, np.float64)),
+    ("linalg.solve_1000x128x128_f32", lambda ctx: la_solve_batched_case(ctx, 1000, 128, np.float32)),
     ("linalg.solve_4096_f64_16rhs", case_solve),
     ("linalg.solve_4096_f64_16rhs_uniform", lambda ctx: case_solve(ctx, diag=False)),
     ("linalg.solve_4096_f64_16rhs_unchecked", case_solve),
