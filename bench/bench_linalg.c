@@ -6,7 +6,8 @@
  *   at most 10 runs (it is the slow case in CuPy, which runs it 3 times).
  * - linalg.solve_4096_f64_16rhs: nd_linalg_solve of (4096, 4096) with b (4096, 16).
  * - linalg.solve_<batch>x<n>x<n>_<dtype>: nd_linalg_solve of a stack (n on each diagonal, as
- *   the inverses') with b (batch, n, 1); GB/s counts A and b read plus x written.
+ *   the inverses') with b (batch, n, 1), in the default checked mode as the other solves, and
+ *   once more unchecked (_unchecked); GB/s counts A and b read plus x written.
  * - linalg.matmul_8192_<dtype>: nd_matmul of two 8192 x 8192 matrices (full float32
  *   arithmetic; TF32 stays off as the library's default). linalg.matmul_256_f32: two 256 x 256
  *   float32 matrices, where the host's share of a call shows (the size sweep's small products);
@@ -338,8 +339,12 @@ static int setup_solve_batched(bench_ctx *ctx, bench_state *st, int64_t batch, i
   st->bytes = batch * (n * n + 2 * n) * (int64_t)la_item(dt); /* A and b read, x written */
   return 0;
 }
-static int setup_solve_8(bench_ctx *ctx, bench_state *st) { return setup_solve_batched(ctx, st, 100000, 8, ND_FLOAT32); }
-static int setup_solve_32(bench_ctx *ctx, bench_state *st) { return setup_solve_batched(ctx, st, 10000, 32, ND_FLOAT32); }
+static int setup_solve_8(bench_ctx *ctx, bench_state *st) {
+  return setup_solve_batched(ctx, st, 100000, 8, ND_FLOAT32);
+}
+static int setup_solve_32(bench_ctx *ctx, bench_state *st) {
+  return setup_solve_batched(ctx, st, 10000, 32, ND_FLOAT32);
+}
 static int setup_solve_32d(bench_ctx *ctx, bench_state *st) {
   return setup_solve_batched(ctx, st, 10000, 32, ND_FLOAT64);
 }
@@ -441,7 +446,10 @@ static double *la_download_f64(bench_ctx *ctx, const nd_array *a) {
     bench_fail(ctx, "out of host memory");
     return NULL;
   }
-  nd_status s = nd_array_to_host(a, h, (size_t)n * sizeof *h);
+  nd_array *a64 = NULL; /* a float64 copy of any other dtype */
+  nd_status s = nd_array_dtype(a) == ND_FLOAT64 ? ND_OK : nd_array_astype(a, ND_FLOAT64, &a64);
+  if (s == ND_OK) s = nd_array_to_host(a64 ? a64 : a, h, (size_t)n * sizeof *h);
+  nd_array_release(a64);
   if (s != ND_OK) {
     bench_fail_nd(ctx, s, "nd_array_to_host", __FILE__, __LINE__);
     free(h);
@@ -635,6 +643,10 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.solve_10000x32x32_f32",  setup_solve_32,   run_solve,  check_solve,  la_teardown, NULL},
     {"linalg.solve_10000x32x32_f64",  setup_solve_32d,  run_solve,  check_solve,  la_teardown, NULL},
     {"linalg.solve_1000x128x128_f32", setup_solve_128,  run_solve,  check_solve,  la_teardown, NULL},
+    {"linalg.solve_100000x8x8_f32_unchecked",   setup_solve_8,   run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.solve_10000x32x32_f32_unchecked",  setup_solve_32,  run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.solve_10000x32x32_f64_unchecked",  setup_solve_32d, run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.solve_1000x128x128_f32_unchecked", setup_solve_128, run_solve_unchecked, check_solve, la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs",   setup_solve,      run_solve,  check_solve,  la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs_uniform", setup_solve_uniform, run_solve, check_solve, la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs_unchecked", setup_solve, run_solve_unchecked, check_solve, la_teardown, NULL},

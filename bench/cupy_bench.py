@@ -421,6 +421,10 @@ def la_solve_batched_case(ctx, batch, n, dtype):
     check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
 
 
+def la_solve_batched(batch, n, dtype, **kw):
+    return lambda ctx: la_solve_batched_case(ctx, batch, n, dtype, **kw)
+
+
 def la_matmul_case(ctx, dtype, n=None):
     n = n or (2048 if ctx.quick else 8192)
     st = {"a": la_matrices(3000, (n, n), dtype, 0.0), "b": la_matrices(3001, (n, n), dtype, 0.0), "out": None}
@@ -985,10 +989,15 @@ CASES = [
     ("linalg.inv_4096_f32", la_big_inv(4096, np.float32)),
     ("linalg.inv_8192_f32", la_big_inv(8192, np.float32)),
     ("linalg.inv_8192_f64", la_big_inv(8192, np.float64)),
-    ("linalg.solve_100000x8x8_f32", lambda ctx: la_solve_batched_case(ctx, 100000, 8, np.float32)),
-    ("linalg.solve_10000x32x32_f32", lambda ctx: la_solve_batched_case(ctx, 10000, 32, np.float32)),
-    ("linalg.solve_10000x32x32_f64", lambda ctx: la_solve_batched_case(ctx, 10000, 32, np.float64)),
-    ("linalg.solve_1000x128x128_f32", lambda ctx: la_solve_batched_case(ctx, 1000, 128, np.float32)),
+    ("linalg.solve_100000x8x8_f32", la_solve_batched(100000, 8, np.float32)),
+    ("linalg.solve_10000x32x32_f32", la_solve_batched(10000, 32, np.float32)),
+    ("linalg.solve_10000x32x32_f64", la_solve_batched(10000, 32, np.float64)),
+    ("linalg.solve_1000x128x128_f32", la_solve_batched(1000, 128, np.float32)),
+    # CuPy's solve does not check: the same call stands beside ndcuda's unchecked mode
+    ("linalg.solve_100000x8x8_f32_unchecked", la_solve_batched(100000, 8, np.float32)),
+    ("linalg.solve_10000x32x32_f32_unchecked", la_solve_batched(10000, 32, np.float32)),
+    ("linalg.solve_10000x32x32_f64_unchecked", la_solve_batched(10000, 32, np.float64)),
+    ("linalg.solve_1000x128x128_f32_unchecked", la_solve_batched(1000, 128, np.float32)),
     ("linalg.solve_4096_f64_16rhs", case_solve),
     ("linalg.solve_4096_f64_16rhs_uniform", lambda ctx: case_solve(ctx, diag=False)),
     ("linalg.solve_4096_f64_16rhs_unchecked", case_solve),

@@ -351,10 +351,11 @@ def case_solve(ctx, diag=True, unchecked=False):
     check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
 
 
-def la_solve_batched_case(ctx, batch, n, dtype):
+def la_solve_batched_case(ctx, batch, n, dtype, unchecked=False):
     """A stack of batch systems of order n (n on the diagonal) with one right-hand side each,
     b of shape (batch, n, 1), as nd_bench's linalg.solve_<batch>x<n>x<n>_<dtype>; torch.linalg.solve
-    (which checks the factorisation's info, as ndcuda's default checked mode)."""
+    (which checks the factorisation's info, as ndcuda's default checked mode), or solve_ex
+    without the check for the _unchecked rows."""
     if ctx.quick:
         batch //= 16
     st = {"a": la_matrices(4000 + n, (batch, n, n), dtype, float(n)),
@@ -362,7 +363,8 @@ def la_solve_batched_case(ctx, batch, n, dtype):
 
     def run():
         st["out"] = None
-        st["out"] = torch.linalg.solve(st["a"], st["b"])
+        st["out"] = (torch.linalg.solve_ex(st["a"], st["b"], check_errors=False).result if unchecked
+                     else torch.linalg.solve(st["a"], st["b"]))
 
     med, mn = time_device(ctx, run)
     check(ctx, tuple(st["out"].shape) == (batch, n, 1), "solution shape %s" % (tuple(st["out"].shape),))
@@ -375,6 +377,10 @@ def la_solve_batched_case(ctx, batch, n, dtype):
     emit(ctx, None, "device", med, mn, ctx.reps, nbytes,
          note=la_note("max|Ax-b|", worst, (2.0 / 3.0 * n ** 3 + 2.0 * n * n) * batch, med))
     check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
+
+
+def la_solve_batched(batch, n, dtype, **kw):
+    return lambda ctx: la_solve_batched_case(ctx, batch, n, dtype, **kw)
 
 
 def la_matmul_case(ctx, dtype, n=None):
@@ -655,10 +661,14 @@ CASES = [
     ("linalg.inv_4096_f32", la_big_inv(4096, np.float32)),
     ("linalg.inv_8192_f32", la_big_inv(8192, np.float32)),
     ("linalg.inv_8192_f64", la_big_inv(8192, np.float64)),
-    ("linalg.solve_100000x8x8_f32", lambda ctx: la_solve_batched_case(ctx, 100000, 8, np.float32)),
-    ("linalg.solve_10000x32x32_f32", lambda ctx: la_solve_batched_case(ctx, 10000, 32, np.float32)),
-    ("linalg.solve_10000x32x32_f64", lambda ctx: la_solve_batched_case(ctx, 10000, 32, np.float64)),
-    ("linalg.solve_1000x128x128_f32", lambda ctx: la_solve_batched_case(ctx, 1000, 128, np.float32)),
+    ("linalg.solve_100000x8x8_f32", la_solve_batched(100000, 8, np.float32)),
+    ("linalg.solve_10000x32x32_f32", la_solve_batched(10000, 32, np.float32)),
+    ("linalg.solve_10000x32x32_f64", la_solve_batched(10000, 32, np.float64)),
+    ("linalg.solve_1000x128x128_f32", la_solve_batched(1000, 128, np.float32)),
+    ("linalg.solve_100000x8x8_f32_unchecked", la_solve_batched(100000, 8, np.float32, unchecked=True)),
+    ("linalg.solve_10000x32x32_f32_unchecked", la_solve_batched(10000, 32, np.float32, unchecked=True)),
+    ("linalg.solve_10000x32x32_f64_unchecked", la_solve_batched(10000, 32, np.float64, unchecked=True)),
+    ("linalg.solve_1000x128x128_f32_unchecked", la_solve_batched(1000, 128, np.float32, unchecked=True)),
     ("linalg.solve_4096_f64_16rhs", case_solve),
     ("linalg.solve_4096_f64_16rhs_uniform", lambda ctx: case_solve(ctx, diag=False)),
     ("linalg.solve_4096_f64_16rhs_unchecked", lambda ctx: case_solve(ctx, unchecked=True)),
