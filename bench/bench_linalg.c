@@ -180,7 +180,11 @@ static int run_solve(bench_ctx *ctx, bench_state *st) {
 static int run_solve_unchecked(bench_ctx *ctx, bench_state *st) {
   nd_array_release(st->arr[OUT]);
   st->arr[OUT] = NULL;
-  BENCH_ND(nd_linalg_solve_ex(st->arr[A_IN], st->arr[B_IN], ND_LINALG_UNCHECKED, &st->arr[OUT], NULL));
+  const la_data *d = st->p;
+  const unsigned prev_generic = d->generic ? nd__gj_set_generic(d->generic) : 0;
+  nd_status s = nd_linalg_solve_ex(st->arr[A_IN], st->arr[B_IN], ND_LINALG_UNCHECKED, &st->arr[OUT], NULL);
+  if (d->generic) nd__gj_set_generic(prev_generic);
+  BENCH_ND(s);
   return 0;
 }
 
@@ -321,6 +325,9 @@ static int setup_solve_diag(bench_ctx *ctx, bench_state *st, int dominant) {
 }
 
 static int setup_solve(bench_ctx *ctx, bench_state *st) { return setup_solve_diag(ctx, st, 1); }
+/* no added diagonal: a general matrix, on which partial pivoting exchanges rows */
+static int setup_solve_uniform(bench_ctx *ctx, bench_state *st) { return setup_solve_diag(ctx, st, 0); }
+
 /* A stack of batch systems of order n with one right-hand side each: A as setup_inv makes it
  * (n on the diagonal), b (batch, n, 1) uniform [-1, 1). */
 static int setup_solve_batched(bench_ctx *ctx, bench_state *st, int64_t batch, int64_t n, nd_dtype dt) {
@@ -351,8 +358,18 @@ static int setup_solve_32d(bench_ctx *ctx, bench_state *st) {
 static int setup_solve_128(bench_ctx *ctx, bench_state *st) {
   return setup_solve_batched(ctx, st, 1000, 128, ND_FLOAT32);
 }
-/* no added diagonal: a general matrix, on which partial pivoting exchanges rows */
-static int setup_solve_uniform(bench_ctx *ctx, bench_state *st) { return setup_solve_diag(ctx, st, 0); }
+/* The tiny kernel's solve beside its generic neighbour (linalg.gj_tiny_solve_*, unchecked). */
+static int setup_solve_gj(bench_ctx *ctx, bench_state *st, int64_t batch, int64_t n, nd_dtype dt, unsigned generic) {
+  if (setup_solve_batched(ctx, st, batch, n, dt) != 0) return -1;
+  ((la_data *)st->p)->generic = generic;
+  return 0;
+}
+#define GJ_SOLVE_SETUP(name, batch, n, dt, generic) \
+  static int name(bench_ctx *ctx, bench_state *st) { return setup_solve_gj(ctx, st, batch, n, dt, generic); }
+GJ_SOLVE_SETUP(setup_gjs_tiny8, 100000, 8, ND_FLOAT32, 0)
+GJ_SOLVE_SETUP(setup_gjs_tiny8_small, 100000, 8, ND_FLOAT32, GJ_OFF(TINY))
+GJ_SOLVE_SETUP(setup_gjs_tiny4d, 100000, 4, ND_FLOAT64, 0)
+GJ_SOLVE_SETUP(setup_gjs_tiny4d_small, 100000, 4, ND_FLOAT64, GJ_OFF(TINY))
 
 static int setup_matmul(bench_ctx *ctx, bench_state *st, nd_dtype dt, int64_t n) {
   la_data *d = la_new(ctx, st, LA_MATMUL, dt);
@@ -630,6 +647,14 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.gj_lookahead_1000x128x128_f32_vendor", setup_gj_la128_vendor, run_inv, check_inv, la_teardown, NULL},
     {"linalg.gj_lookahead_200x128x128_f64", setup_gj_la128d,           run_inv, check_inv, la_teardown, NULL},
     {"linalg.gj_lookahead_200x128x128_f64_vendor", setup_gj_la128d_vendor, run_inv, check_inv, la_teardown, NULL},
+    {"linalg.gj_tiny_solve_100000x8x8_f32", setup_gjs_tiny8,
+     run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.gj_tiny_solve_100000x8x8_f32_small", setup_gjs_tiny8_small,
+     run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.gj_tiny_solve_100000x4x4_f64", setup_gjs_tiny4d,
+     run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.gj_tiny_solve_100000x4x4_f64_small", setup_gjs_tiny4d_small,
+     run_solve_unchecked, check_solve, la_teardown, NULL},
     {"linalg.inv_4096_f64",           setup_inv_4096,   NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_4096_f64_unchecked", setup_inv_4096u,  NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_1024_f32",           setup_inv_1024s,  NULL,       check_inv,    la_teardown, measure_inv_big},

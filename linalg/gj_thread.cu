@@ -1,6 +1,8 @@
 /* Batched inverse of tiny matrices (float32 up to 8 x 8, the other solver dtypes up to 4 x 4):
  * one thread per matrix, the whole matrix in registers, the batch moved through shared memory
- * in coalesced warp tiles.
+ * in coalesced warp tiles. In solve mode (ND_LK_SOLVE) the same inverse is multiplied by the
+ * matrix's right-hand sides in registers, x = inverse(a) @ b as the small kernel's solve, and
+ * x is written per thread with its strides instead of the inverse.
  *
  * Why a separate kernel. For tiny matrices the inverse is a memory-bound copy with a few
  * hundred flops per matrix in between. The group kernel of gj_group.cu (a row per thread)
@@ -245,7 +247,7 @@ constexpr int nd_tiny_min_blocks() {
                                                          : 4;
 }
 
-template <typename T, int NM, bool SKIP>
+template <typename T, int NM, bool SKIP, bool SOLVE>
 __global__ void __launch_bounds__(128, (nd_tiny_min_blocks<T, NM>())) k_inv_tiny(nd_lk_gj p, int depth) {
   typedef nd_tiny_geom<T, NM> G;
   extern __shared__ __align__(16) unsigned char nd_smem[];
@@ -258,7 +260,7 @@ __global__ void __launch_bounds__(128, (nd_tiny_min_blocks<T, NM>())) k_inv_tiny
   const bool a_c = p.a.bs == nn && p.a.rs == NM && p.a.cs == 1;
   const bool a_f = !a_c && p.a.bs == nn && p.a.rs == 1 && p.a.cs == NM;
   const bool a_st = (a_c || a_f) && ((uintptr_t)A & 15) == 0;
-  const bool x_st = p.x.bs == nn && p.x.rs == NM && p.x.cs == 1 && ((uintptr_t)X & 15) == 0;
+  const bool x_st = !SOLVE && p.x.bs == nn && p.x.rs == NM && p.x.cs == 1 && ((uintptr_t)X & 15) == 0;
   const int64_t ntiles = (p.batch + 31) / 32;
   const int64_t W = (int64_t)gridDim.x * wpb;
   const int64_t w0 = (int64_t)blockIdx.x * wpb + warp;
@@ -298,7 +300,24 @@ __global__ void __launch_bounds__(128, (nd_tiny_min_blocks<T, NM>())) k_inv_tiny
           for (int j = 0; j < NM; j++) a[i][j] = src[i * p.a.rs + j * p.a.cs];
       }
       const int fail = nd_tiny_gj<T, NM, SKIP>(a);
-      if (x_st) {
+      if constexpr (SOLVE) {
+        /* x = inverse(a) @ b, one right-hand side at a time */
+        const T *B = (const T *)p.b.data + b * p.b.bs;
+        T *xb = X + b * p.x.bs;
+#pragma unroll 1
+        for (int64_t c = 0; c < p.nrhs; c++) {
+          T v[NM];
+#pragma unroll
+          for (int j = 0; j < NM; j++) v[j] = B[j * p.b.rs + c * p.b.cs];
+#pragma unroll
+          for (int i = 0; i < NM; i++) {
+            T acc = nd_zero<T>();
+#pragma unroll
+            for (int j = 0; j < NM; j++) acc = acc + a[i][j] * v[j];
+            xb[i * p.x.rs + c * p.x.cs] = acc;
+          }
+        }
+      } else if (x_st) {
         nd_slot_write<T, NM>(buf, a, lane); /* the lane's own slot: no other lane reads it yet */
       } else {
         T *dst = X + b * p.x.bs;
@@ -341,7 +360,10 @@ nd_status nd_tiny_launch(const nd_lk_gj *p, cudaStream_t st) {
   if (want > cap) want = cap;
   if (want < 1) want = 1;
   const size_t smem = (size_t)c.warps * (c.depth + 1) * G::kBufBytes;
-  nd_k_launch<k_inv_tiny<T, NM, true>>((unsigned)want, 32 * c.warps, smem, st, *p, c.depth);
+  if (p->mode == ND_LK_SOLVE)
+    nd_k_launch<k_inv_tiny<T, NM, true, true>>((unsigned)want, 32 * c.warps, smem, st, *p, c.depth);
+  else
+    nd_k_launch<k_inv_tiny<T, NM, true, false>>((unsigned)want, 32 * c.warps, smem, st, *p, c.depth);
   return ND_K_LAUNCHED();
 }
 
@@ -381,7 +403,7 @@ extern "C" int nd_lk_inv_tiny_ok(int dtype, int n) {
 extern "C" nd_status nd_lk_inv_tiny(const nd_lk_gj *p, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (p->batch == 0 || p->n == 0) return ND_OK;
-  if (p->mode != ND_LK_INV || !nd_lk_inv_tiny_ok(p->dtype, p->n))
+  if ((p->mode != ND_LK_INV && p->mode != ND_LK_SOLVE) || !nd_lk_inv_tiny_ok(p->dtype, p->n))
     return nd__error(ND_ERR_INTERNAL, "nd_lk_inv_tiny: mode %d, dtype %d, n = %d not handled", p->mode,
                      p->dtype, p->n);
   switch (p->dtype) {

@@ -701,7 +701,9 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
         g.info = f.info ? (int *)nd__data(f.info) : NULL;
         g.first = f.first ? (unsigned long long *)f.first->ptr : NULL;
         if (g.first) st = nd_lk_first_reset(g.first, s->cu);
-        if (st == ND_OK) st = nd_lk_gj_small(&g, s->cu);
+        /* the tiny kernel where the plan sends the solve, else the small kernel */
+        const int tiny = nd__gj_plan(ND_LK_SOLVE, dt, n, nd__device_cc_major()) == ND__GJ_TINY;
+        if (st == ND_OK) st = tiny ? nd_lk_inv_tiny(&g, s->cu) : nd_lk_gj_small(&g, s->cu);
         if (st != ND_OK) st = nd__error_context(st, fn);
         nd_status st2 = nd__sync_end(&sync);
         if (st == ND_OK) st = st2;

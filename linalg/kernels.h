@@ -21,7 +21,7 @@ typedef struct nd_lk_mat {
 
 enum nd_lk_gj_mode {
   ND_LK_INV = 0,    /* x = inverse (n x n) */
-  ND_LK_SOLVE = 1,  /* x = inverse(a) @ b (n x nrhs), small kernel only */
+  ND_LK_SOLVE = 1,  /* x = inverse(a) @ b (n x nrhs): the tiny and small kernels only */
   ND_LK_DET = 2,    /* det[b] = determinant */
   ND_LK_SLOGDET = 3 /* det[b] = sign (dtype), logdet[b] = log|det| (real dtype) */
 };
@@ -46,9 +46,9 @@ typedef struct nd_lk_gj {
  * registers, several matrices per warp (linalg/gj_group.cu). */
 nd_status nd_lk_gj_small(const nd_lk_gj *p, void *stream);
 
-/* Inverse only, tiny matrices (nd_lk_inv_tiny_ok: float32 n <= 8, other dtypes n <= 4): one
- * thread per matrix with the matrix in registers (linalg/gj_thread.cu). Same contract as
- * nd_lk_gj_small in mode ND_LK_INV. */
+/* Inverse and solve, tiny matrices (nd_lk_inv_tiny_ok: float32 n <= 8, other dtypes n <= 4):
+ * one thread per matrix with the matrix in registers (linalg/gj_thread.cu). Same contract as
+ * nd_lk_gj_small in modes ND_LK_INV and ND_LK_SOLVE. */
 nd_status nd_lk_inv_tiny(const nd_lk_gj *p, void *stream);
 int nd_lk_inv_tiny_ok(int dtype, int n);
 

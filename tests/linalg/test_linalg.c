@@ -328,6 +328,8 @@ static void check_det(nd_dtype dt, int64_t batch, int64_t n) {
  * normal plan and under each setting of the bench hook nd__gj_set_generic (each variant's generic
  * neighbour, and the tensor-core kernel without its prefetch), so that every kernel instance
  * the plan or a comparison can launch is checked. */
+static void check_solve(nd_dtype dt, int64_t batch, int64_t n, int64_t k, int vec, int bcast_b);
+
 START_TEST(test_inv_plan_rows) {
   int dev = 0, major = 0;
   ck_assert_int_eq(cudaGetDevice(&dev), cudaSuccess);
@@ -348,6 +350,11 @@ START_TEST(test_inv_plan_rows) {
         int64_t n = ends[e], batch = n <= 32 ? 37 : 5;
         check_inv(r->dtype, 1, &batch, n);
         if (r->modes & (1u << ND_LK_DET)) check_det(r->dtype, 4, n);
+        if (r->modes & (1u << ND_LK_SOLVE)) {
+          check_solve(r->dtype, batch, n, 1, 1, 0); /* b a vector: broadcast over the batch */
+          check_solve(r->dtype, batch, n, 3, 0, 0);
+          check_solve(r->dtype, batch, n, 2, 0, 1);
+        }
       }
     }
     ck_assert_uint_eq(nd__gj_set_generic(0), masks[m]);
@@ -1045,6 +1052,26 @@ START_TEST(test_solve_broadcast_and_errors) {
   ck_assert(iv[0] == 0 && iv[1] == 1 && iv[2] == 0);
   nd_array_release(x);
   nd_array_release(info);
+  /* the same at orders the one-thread kernel solves (float32 8, float64 4) */
+  dc *hv8 = rand_vals(8, 0);
+  for (int t = 0; t < 2; t++) {
+    const nd_dtype tdt = t ? ND_FLOAT64 : ND_FLOAT32;
+    const int64_t tn = t ? 4 : 8;
+    nd_array *ts = singular_batch(tdt, 3, tn, 1, 1), *rhs = upload(hv8, 1, SHAPE(tn), tdt);
+    x = (nd_array *)0x1;
+    ND_ASSERT_FAILS(nd_linalg_solve(ts, rhs, &x), ND_ERR_SINGULAR, "nd_linalg_solve: matrix at batch index 1");
+    ck_assert_ptr_eq(x, (nd_array *)0x1);
+    x = NULL;
+    ND_ASSERT_OK(nd_linalg_solve_ex(ts, rhs, ND_LINALG_UNCHECKED, &x, &info));
+    ND_ASSERT_OK(nd_array_to_host(info, iv, sizeof iv));
+    ck_assert_msg(iv[0] == 0 && iv[1] == 1 && iv[2] == 0, "%s order %lld: info %d %d %d", nd_dtype_name(tdt),
+                  (long long)tn, iv[0], iv[1], iv[2]);
+    nd_array_release(x);
+    nd_array_release(info);
+    nd_array_release(ts);
+    nd_array_release(rhs);
+  }
+  free(hv8);
   free(hv);
   free(ha);
   free(hb);

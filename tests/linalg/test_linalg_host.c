@@ -243,21 +243,22 @@ END_TEST
  * and not one the mask leaves out. Plain tests with ck_abort_msg on failure: a ck_assert per
  * call would cost a message to the forked runner's parent each, half a million of them. */
 static void check_route(unsigned mask, int mode, nd_dtype dt, int n, int cc) {
-  const int inv = mode == ND_LK_INV;
+  const int inv = mode == ND_LK_INV, solve = mode == ND_LK_SOLVE;
   const nd__gj_route r = nd__gj_plan(mode, dt, n, cc);
   int ok;
   switch (r) {
-    case ND__GJ_TINY: ok = inv && nd_lk_inv_tiny_ok(dt, n); break;
+    case ND__GJ_TINY: ok = (inv || solve) && nd_lk_inv_tiny_ok(dt, n); break;
     case ND__GJ_TC: ok = inv && dt == ND_FLOAT64 && n > 16 && n <= 32 && cc >= 8; break;
     case ND__GJ_WARP:
       /* float64 takes the tensor cores from sm_80 on, unless they are left out */
       ok = inv && nd_lk_inv_warp_ok(dt, n) && (dt == ND_FLOAT32 || cc < 8 || (mask & ND__GJ_SKIP(ND__GJ_TC)));
       break;
     case ND__GJ_SMALL: ok = n <= 32; break;
-    case ND__GJ_MEDIUM: ok = nd_lk_gj_medium_ok(dt, n); break;
+    case ND__GJ_MEDIUM: ok = !solve && nd_lk_gj_medium_ok(dt, n); break;
     case ND__GJ_VENDOR:
+      /* the solve of orders above 32 is not planned here (linalg/inv.c: inverse, then product) */
       ok = n <= 32 ? (mask & ND__GJ_SKIP(ND__GJ_SMALL)) != 0
-                   : !nd_lk_gj_medium_ok(dt, n) || (mask & ND__GJ_SKIP(ND__GJ_MEDIUM));
+                   : solve || !nd_lk_gj_medium_ok(dt, n) || (mask & ND__GJ_SKIP(ND__GJ_MEDIUM));
       break;
     default: ok = 0; break;
   }
@@ -272,7 +273,7 @@ static void check_route(unsigned mask, int mode, nd_dtype dt, int n, int cc) {
  * orders (none is dead); the documented choices at the boundaries. */
 START_TEST(test_gj_plan) {
   static const nd_dtype dts[] = {ND_FLOAT32, ND_FLOAT64, ND_COMPLEX64, ND_COMPLEX128};
-  static const int modes[] = {ND_LK_INV, ND_LK_DET, ND_LK_SLOGDET};
+  static const int modes[] = {ND_LK_INV, ND_LK_SOLVE, ND_LK_DET, ND_LK_SLOGDET};
   static const nd__gj_route skippable[] = {ND__GJ_TINY, ND__GJ_TC, ND__GJ_WARP, ND__GJ_SMALL, ND__GJ_MEDIUM};
   for (unsigned sub = 0; sub < 32u; sub++) {
     unsigned mask = 0;
@@ -280,7 +281,7 @@ START_TEST(test_gj_plan) {
       if (sub >> k & 1u) mask |= ND__GJ_SKIP(skippable[k]);
     ck_assert_uint_eq(nd__gj_set_generic(mask), 0);
     for (size_t d = 0; d < 4; d++)
-      for (size_t m = 0; m < 3; m++)
+      for (size_t m = 0; m < 4; m++)
         for (int cc = 6; cc <= 10; cc++)
           for (int n = 1; n <= 300; n++) check_route(mask, modes[m], dts[d], n, cc);
     ck_assert_uint_eq(nd__gj_set_generic(0), mask);
@@ -314,7 +315,11 @@ START_TEST(test_gj_plan) {
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_COMPLEX128, 64, 9), ND__GJ_MEDIUM);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_COMPLEX128, 65, 9), ND__GJ_VENDOR);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT16, 8, 9), ND__GJ_VENDOR);
-  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 8, 9), ND__GJ_VENDOR);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 8, 9), ND__GJ_TINY);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 9, 9), ND__GJ_SMALL);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT64, 4, 9), ND__GJ_TINY);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT64, 32, 9), ND__GJ_SMALL); /* no tensor-core solve */
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 33, 9), ND__GJ_VENDOR);
   /* the bench hook: each variant's generic neighbour; the plain forms leave the plan alone */
   ck_assert_uint_eq(nd__gj_set_generic(ND__GJ_SKIP(ND__GJ_TC)), 0);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, 9), ND__GJ_WARP);
