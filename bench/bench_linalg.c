@@ -40,7 +40,8 @@
  *   within 32 u sqrt(n) S_i (u the unit roundoff, S_i = sqrt(sum_k a_ik^2 |B_k|^2), the size of
  *   the row's products), which a randomly signed rounding error stays far below and a wrong or
  *   missing entry of C exceeds.
- * - linalg.gj_<variant>_<batch>x<n>x<n>_<dtype>[_<neighbour>]: the batched inverse's kernel
+ * - linalg.gj_<variant>[_solve]_<batch>x<n>x<n>_<dtype>[_<neighbour>]: the batched inverse's
+ *   (and with _solve, the batched solve's, unchecked, one right-hand side) kernel
  *   variants (linalg/plan.c), each beside its generic neighbour on the same input, through the
  *   library's bench hook nd__gj_set_generic (linalg/gj_plan.h): the case without a suffix runs
  *   the normal plan, _small / _warp / _vendor leave the variant's rows out of the plan so that
@@ -358,7 +359,9 @@ static int setup_solve_32d(bench_ctx *ctx, bench_state *st) {
 static int setup_solve_128(bench_ctx *ctx, bench_state *st) {
   return setup_solve_batched(ctx, st, 1000, 128, ND_FLOAT32);
 }
-/* The tiny kernel's solve beside its generic neighbour (linalg.gj_tiny_solve_*, unchecked). */
+/* The solve's routes beside their generic neighbour, the small kernel (unchecked): the tiny
+ * kernel (linalg.gj_tiny_solve_*), the one-warp inverses and a product (gj_warp_solve_*,
+ * gj_tc_solve_*). */
 static int setup_solve_gj(bench_ctx *ctx, bench_state *st, int64_t batch, int64_t n, nd_dtype dt, unsigned generic) {
   if (setup_solve_batched(ctx, st, batch, n, dt) != 0) return -1;
   ((la_data *)st->p)->generic = generic;
@@ -370,6 +373,10 @@ GJ_SOLVE_SETUP(setup_gjs_tiny8, 100000, 8, ND_FLOAT32, 0)
 GJ_SOLVE_SETUP(setup_gjs_tiny8_small, 100000, 8, ND_FLOAT32, GJ_OFF(TINY))
 GJ_SOLVE_SETUP(setup_gjs_tiny4d, 100000, 4, ND_FLOAT64, 0)
 GJ_SOLVE_SETUP(setup_gjs_tiny4d_small, 100000, 4, ND_FLOAT64, GJ_OFF(TINY))
+GJ_SOLVE_SETUP(setup_gjs_warp32, 10000, 32, ND_FLOAT32, 0)
+GJ_SOLVE_SETUP(setup_gjs_warp32_small, 10000, 32, ND_FLOAT32, GJ_OFF(WARP))
+GJ_SOLVE_SETUP(setup_gjs_tc32, 10000, 32, ND_FLOAT64, 0)
+GJ_SOLVE_SETUP(setup_gjs_tc32_small, 10000, 32, ND_FLOAT64, GJ_OFF(TC) | GJ_OFF(WARP))
 
 static int setup_matmul(bench_ctx *ctx, bench_state *st, nd_dtype dt, int64_t n) {
   la_data *d = la_new(ctx, st, LA_MATMUL, dt);
@@ -654,6 +661,14 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.gj_tiny_solve_100000x4x4_f64", setup_gjs_tiny4d,
      run_solve_unchecked, check_solve, la_teardown, NULL},
     {"linalg.gj_tiny_solve_100000x4x4_f64_small", setup_gjs_tiny4d_small,
+     run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.gj_warp_solve_10000x32x32_f32", setup_gjs_warp32,
+     run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.gj_warp_solve_10000x32x32_f32_small", setup_gjs_warp32_small,
+     run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.gj_tc_solve_10000x32x32_f64", setup_gjs_tc32,
+     run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.gj_tc_solve_10000x32x32_f64_small", setup_gjs_tc32_small,
      run_solve_unchecked, check_solve, la_teardown, NULL},
     {"linalg.inv_4096_f64",           setup_inv_4096,   NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_4096_f64_unchecked", setup_inv_4096u,  NULL,       check_inv,    la_teardown, measure_inv_big},

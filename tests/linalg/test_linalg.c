@@ -350,11 +350,11 @@ START_TEST(test_inv_plan_rows) {
         int64_t n = ends[e], batch = n <= 32 ? 37 : 5;
         check_inv(r->dtype, 1, &batch, n);
         if (r->modes & (1u << ND_LK_DET)) check_det(r->dtype, 4, n);
-        if (r->modes & (1u << ND_LK_SOLVE)) {
-          check_solve(r->dtype, batch, n, 1, 1, 0); /* b a vector: broadcast over the batch */
-          check_solve(r->dtype, batch, n, 3, 0, 0);
-          check_solve(r->dtype, batch, n, 2, 0, 1);
-        }
+        /* the solve at every row's orders: its own kernel (tiny, small), the row's inverse and
+         * a product (one-warp kernels, medium), whichever the mask leaves */
+        check_solve(r->dtype, batch, n, 1, 1, 0); /* b a vector: broadcast over the batch */
+        check_solve(r->dtype, batch, n, 3, 0, 0);
+        check_solve(r->dtype, batch, n, 2, 0, 1);
       }
     }
     ck_assert_uint_eq(nd__gj_set_generic(0), masks[m]);
