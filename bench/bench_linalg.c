@@ -6,8 +6,9 @@
  *   at most 10 runs (it is the slow case in CuPy, which runs it 3 times).
  * - linalg.solve_4096_f64_16rhs: nd_linalg_solve of (4096, 4096) with b (4096, 16).
  * - linalg.solve_<batch>x<n>x<n>_<dtype>: nd_linalg_solve of a stack (n on each diagonal, as
- *   the inverses') with b (batch, n, 1), in the default checked mode as the other solves, and
- *   once more unchecked (_unchecked); GB/s counts A and b read plus x written.
+ *   the inverses') with b (batch, n, 1), unchecked as the batched inverses (and as CuPy's solve,
+ *   which does not look at the factorisation's info), and once more in the default checked mode
+ *   (_checked; the peers' checking calls beside it); GB/s counts A and b read plus x written.
  * - linalg.matmul_8192_<dtype>: nd_matmul of two 8192 x 8192 matrices (full float32
  *   arithmetic; TF32 stays off as the library's default). linalg.matmul_256_f32: two 256 x 256
  *   float32 matrices, where the host's share of a call shows (the size sweep's small products);
@@ -18,7 +19,7 @@
  *   every product, as the library binds its handle, and ref.matmul_256_f32_cublas_ws with a
  *   32 MiB workspace of its own set once (cublasSetWorkspace; PyTorch's method).
  *
- * Every call but the solves and the single large inverses runs in unchecked mode
+ * Every call but the single solves and the single large inverses runs in unchecked mode
  * (nd_linalg_set_checked(0) around the call, the previous setting restored after it), so no
  * timed run waits on the host for the info array. linalg.inv_<n>_<dtype> (one matrix of order
  * 1024..8192) runs in the default checked mode, as the peers' inverses (which wait for the
@@ -679,14 +680,14 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.inv_4096_f32",           setup_inv_4096s,  NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_8192_f32",           setup_inv_8192s,  NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_8192_f64",           setup_inv_8192d,  NULL,       check_inv,    la_teardown, measure_inv_big},
-    {"linalg.solve_100000x8x8_f32",   setup_solve_8,    run_solve,  check_solve,  la_teardown, NULL},
-    {"linalg.solve_10000x32x32_f32",  setup_solve_32,   run_solve,  check_solve,  la_teardown, NULL},
-    {"linalg.solve_10000x32x32_f64",  setup_solve_32d,  run_solve,  check_solve,  la_teardown, NULL},
-    {"linalg.solve_1000x128x128_f32", setup_solve_128,  run_solve,  check_solve,  la_teardown, NULL},
-    {"linalg.solve_100000x8x8_f32_unchecked",   setup_solve_8,   run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.solve_10000x32x32_f32_unchecked",  setup_solve_32,  run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.solve_10000x32x32_f64_unchecked",  setup_solve_32d, run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.solve_1000x128x128_f32_unchecked", setup_solve_128, run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.solve_100000x8x8_f32", setup_solve_8, run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.solve_10000x32x32_f32", setup_solve_32, run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.solve_10000x32x32_f64", setup_solve_32d, run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.solve_1000x128x128_f32", setup_solve_128, run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.solve_100000x8x8_f32_checked", setup_solve_8, run_solve, check_solve, la_teardown, NULL},
+    {"linalg.solve_10000x32x32_f32_checked", setup_solve_32, run_solve, check_solve, la_teardown, NULL},
+    {"linalg.solve_10000x32x32_f64_checked", setup_solve_32d, run_solve, check_solve, la_teardown, NULL},
+    {"linalg.solve_1000x128x128_f32_checked", setup_solve_128, run_solve, check_solve, la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs",   setup_solve,      run_solve,  check_solve,  la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs_uniform", setup_solve_uniform, run_solve, check_solve, la_teardown, NULL},
     {"linalg.solve_4096_f64_16rhs_unchecked", setup_solve, run_solve_unchecked, check_solve, la_teardown, NULL},

@@ -396,9 +396,12 @@ def case_solve(ctx, diag=True):
     check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
 
 
-def la_solve_batched_case(ctx, batch, n, dtype):
+def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
     """A stack of batch systems of order n (n on the diagonal) with one right-hand side each,
-    b of shape (batch, n, 1), as nd_bench's linalg.solve_<batch>x<n>x<n>_<dtype>."""
+    b of shape (batch, n, 1), as nd_bench's linalg.solve_<batch>x<n>x<n>_<dtype>. CuPy's solve
+    does not look at the factorisation's info unless cupyx.errstate(linalg="raise") asks it to
+    (a host wait and a check of every info): the _checked rows."""
+    import cupyx
     if ctx.quick:
         batch //= 16
     st = {"a": la_matrices(4000 + n, (batch, n, n), dtype, float(n)),
@@ -406,7 +409,11 @@ def la_solve_batched_case(ctx, batch, n, dtype):
 
     def run():
         st["out"] = None
-        st["out"] = cp.linalg.solve(st["a"], st["b"])
+        if checked:
+            with cupyx.errstate(linalg="raise"):
+                st["out"] = cp.linalg.solve(st["a"], st["b"])
+        else:
+            st["out"] = cp.linalg.solve(st["a"], st["b"])
 
     med, mn = time_device(ctx, run)
     check(ctx, st["out"].shape == (batch, n, 1), "solution shape %s" % (st["out"].shape,))
@@ -993,11 +1000,10 @@ CASES = [
     ("linalg.solve_10000x32x32_f32", la_solve_batched(10000, 32, np.float32)),
     ("linalg.solve_10000x32x32_f64", la_solve_batched(10000, 32, np.float64)),
     ("linalg.solve_1000x128x128_f32", la_solve_batched(1000, 128, np.float32)),
-    # CuPy's solve does not check: the same call stands beside ndcuda's unchecked mode
-    ("linalg.solve_100000x8x8_f32_unchecked", la_solve_batched(100000, 8, np.float32)),
-    ("linalg.solve_10000x32x32_f32_unchecked", la_solve_batched(10000, 32, np.float32)),
-    ("linalg.solve_10000x32x32_f64_unchecked", la_solve_batched(10000, 32, np.float64)),
-    ("linalg.solve_1000x128x128_f32_unchecked", la_solve_batched(1000, 128, np.float32)),
+    ("linalg.solve_100000x8x8_f32_checked", la_solve_batched(100000, 8, np.float32, checked=True)),
+    ("linalg.solve_10000x32x32_f32_checked", la_solve_batched(10000, 32, np.float32, checked=True)),
+    ("linalg.solve_10000x32x32_f64_checked", la_solve_batched(10000, 32, np.float64, checked=True)),
+    ("linalg.solve_1000x128x128_f32_checked", la_solve_batched(1000, 128, np.float32, checked=True)),
     ("linalg.solve_4096_f64_16rhs", case_solve),
     ("linalg.solve_4096_f64_16rhs_uniform", lambda ctx: case_solve(ctx, diag=False)),
     ("linalg.solve_4096_f64_16rhs_unchecked", case_solve),

@@ -351,11 +351,11 @@ def case_solve(ctx, diag=True, unchecked=False):
     check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
 
 
-def la_solve_batched_case(ctx, batch, n, dtype, unchecked=False):
+def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
     """A stack of batch systems of order n (n on the diagonal) with one right-hand side each,
-    b of shape (batch, n, 1), as nd_bench's linalg.solve_<batch>x<n>x<n>_<dtype>; torch.linalg.solve
-    (which checks the factorisation's info, as ndcuda's default checked mode), or solve_ex
-    without the check for the _unchecked rows."""
+    b of shape (batch, n, 1), as nd_bench's linalg.solve_<batch>x<n>x<n>_<dtype>: solve_ex without
+    the check of the factorisation's info (ndcuda's unchecked mode), and torch.linalg.solve, which
+    checks it (a host wait), for the _checked rows."""
     if ctx.quick:
         batch //= 16
     st = {"a": la_matrices(4000 + n, (batch, n, n), dtype, float(n)),
@@ -363,8 +363,8 @@ def la_solve_batched_case(ctx, batch, n, dtype, unchecked=False):
 
     def run():
         st["out"] = None
-        st["out"] = (torch.linalg.solve_ex(st["a"], st["b"], check_errors=False).result if unchecked
-                     else torch.linalg.solve(st["a"], st["b"]))
+        st["out"] = (torch.linalg.solve(st["a"], st["b"]) if checked
+                     else torch.linalg.solve_ex(st["a"], st["b"], check_errors=False).result)
 
     med, mn = time_device(ctx, run)
     check(ctx, tuple(st["out"].shape) == (batch, n, 1), "solution shape %s" % (tuple(st["out"].shape),))
@@ -665,10 +665,10 @@ CASES = [
     ("linalg.solve_10000x32x32_f32", la_solve_batched(10000, 32, np.float32)),
     ("linalg.solve_10000x32x32_f64", la_solve_batched(10000, 32, np.float64)),
     ("linalg.solve_1000x128x128_f32", la_solve_batched(1000, 128, np.float32)),
-    ("linalg.solve_100000x8x8_f32_unchecked", la_solve_batched(100000, 8, np.float32, unchecked=True)),
-    ("linalg.solve_10000x32x32_f32_unchecked", la_solve_batched(10000, 32, np.float32, unchecked=True)),
-    ("linalg.solve_10000x32x32_f64_unchecked", la_solve_batched(10000, 32, np.float64, unchecked=True)),
-    ("linalg.solve_1000x128x128_f32_unchecked", la_solve_batched(1000, 128, np.float32, unchecked=True)),
+    ("linalg.solve_100000x8x8_f32_checked", la_solve_batched(100000, 8, np.float32, checked=True)),
+    ("linalg.solve_10000x32x32_f32_checked", la_solve_batched(10000, 32, np.float32, checked=True)),
+    ("linalg.solve_10000x32x32_f64_checked", la_solve_batched(10000, 32, np.float64, checked=True)),
+    ("linalg.solve_1000x128x128_f32_checked", la_solve_batched(1000, 128, np.float32, checked=True)),
     ("linalg.solve_4096_f64_16rhs", case_solve),
     ("linalg.solve_4096_f64_16rhs_uniform", lambda ctx: case_solve(ctx, diag=False)),
     ("linalg.solve_4096_f64_16rhs_unchecked", lambda ctx: case_solve(ctx, unchecked=True)),
