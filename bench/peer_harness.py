@@ -376,6 +376,16 @@ def la_note(what, residual, flops, median_us):
     return "checked; %s %.2e; %.3g TFLOP/s" % (what, residual, flops / (median_us * 1e-6) / 1e12)
 
 
+def la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, k, dtype, batch=1, nbytes=0):
+    """Emits a solve row (batch systems of order n with k right-hand sides) and checks its
+    residual as nd_bench does: max |A x - b| = worst within 64 n u, or 64 u ||A||_inf ||x||_inf if
+    larger (a backward error of 64 u)."""
+    tol = max(64.0 * n, 64.0 * anorm * xnorm) * la_unit(dtype)
+    emit(ctx, None, "device", med, mn, ctx.reps, nbytes,
+         note=la_note("max|Ax-b|", worst, (2.0 / 3.0 * n ** 3 + 2.0 * n * n * k) * batch, med))
+    check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
+
+
 def rng_check_sample(ctx, n, sample, lo, hi, mean, var, mu4, integer=False):
     """As bench_random.c: the first and last RNG_SAMPLE values (sample(start, m) returns them as
     a NumPy array) in [lo, hi), and their mean and variance within 5 standard errors."""
