@@ -21,9 +21,9 @@ import time
 
 import numpy as np
 
-from peer_harness import (PER_BATCH, RAND_BLOCK, Backend, CaseFailed, check, core_n, core_side, device_case,
-                          emit, la_matrices_host, la_note, la_unit, list_cases, median_min, parse_args,
-                          red_argmax_at, red_scan_samples, run_all, time_device, time_host)
+from peer_harness import (PER_BATCH, RAND_BLOCK, Backend, CaseFailed, check, core_n, core_side, device_case, emit,
+                          la_matrices_host, la_note, la_solve_report, la_solve_rows, la_unit, list_cases,
+                          median_min, parse_args, red_argmax_at, red_scan_samples, run_all, time_device, time_host)
 from peer_harness import PIPE_CHUNKS, PIPE_ROUNDS, PIPE_STREAMS, RED_SCAN_SAMPLES  # noqa: F401 (same constants)
 from peer_harness import EW_MATH_REL_TOL, EW_SMALL_N, LA_BIG_INV_REPS, RNG_INT_HIGH, RNG_SEED, rng_check_sample
 
@@ -390,10 +390,7 @@ def case_solve(ctx, diag=True):
     worst = float(cp.abs(st["a"] @ st["out"] - st["b"]).max())
     anorm = float(cp.abs(st["a"]).sum(axis=1).max())
     xnorm = float(cp.abs(st["out"]).max())
-    tol = max(64.0 * n, 64.0 * anorm * xnorm) * la_unit(np.float64)
-    emit(ctx, None, "device", med, mn, ctx.reps, 0,
-         note=la_note("max|Ax-b|", worst, 2.0 / 3.0 * n ** 3 + 2.0 * n * n * k, med))
-    check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
+    la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, k, np.float64)
 
 
 def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
@@ -421,15 +418,8 @@ def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
     worst = float(cp.abs(cp.matmul(a64, x64) - st["b"].astype(cp.float64)).max())
     anorm = float(cp.abs(a64).sum(axis=2).max())
     xnorm = float(cp.abs(x64).max())
-    tol = max(64.0 * n, 64.0 * anorm * xnorm) * la_unit(dtype)
-    nbytes = batch * (n * n + 2 * n) * np.dtype(dtype).itemsize
-    emit(ctx, None, "device", med, mn, ctx.reps, nbytes,
-         note=la_note("max|Ax-b|", worst, (2.0 / 3.0 * n ** 3 + 2.0 * n * n) * batch, med))
-    check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
-
-
-def la_solve_batched(batch, n, dtype, **kw):
-    return lambda ctx: la_solve_batched_case(ctx, batch, n, dtype, **kw)
+    la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, 1, dtype, batch,
+                    batch * (n * n + 2 * n) * np.dtype(dtype).itemsize)
 
 
 def la_matmul_case(ctx, dtype, n=None):
@@ -996,14 +986,7 @@ CASES = [
     ("linalg.inv_4096_f32", la_big_inv(4096, np.float32)),
     ("linalg.inv_8192_f32", la_big_inv(8192, np.float32)),
     ("linalg.inv_8192_f64", la_big_inv(8192, np.float64)),
-    ("linalg.solve_100000x8x8_f32", la_solve_batched(100000, 8, np.float32)),
-    ("linalg.solve_10000x32x32_f32", la_solve_batched(10000, 32, np.float32)),
-    ("linalg.solve_10000x32x32_f64", la_solve_batched(10000, 32, np.float64)),
-    ("linalg.solve_1000x128x128_f32", la_solve_batched(1000, 128, np.float32)),
-    ("linalg.solve_100000x8x8_f32_checked", la_solve_batched(100000, 8, np.float32, checked=True)),
-    ("linalg.solve_10000x32x32_f32_checked", la_solve_batched(10000, 32, np.float32, checked=True)),
-    ("linalg.solve_10000x32x32_f64_checked", la_solve_batched(10000, 32, np.float64, checked=True)),
-    ("linalg.solve_1000x128x128_f32_checked", la_solve_batched(1000, 128, np.float32, checked=True)),
+    *la_solve_rows(la_solve_batched_case),
     ("linalg.solve_4096_f64_16rhs", case_solve),
     ("linalg.solve_4096_f64_16rhs_uniform", lambda ctx: case_solve(ctx, diag=False)),
     ("linalg.solve_4096_f64_16rhs_unchecked", case_solve),

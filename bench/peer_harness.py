@@ -376,6 +376,32 @@ def la_note(what, residual, flops, median_us):
     return "checked; %s %.2e; %.3g TFLOP/s" % (what, residual, flops / (median_us * 1e-6) / 1e12)
 
 
+# The batched solves' stacks (batch, order, dtype), as nd_bench's linalg.solve_<batch>x<n>x<n>_<dtype>.
+LA_SOLVE_STACKS = ((100000, 8, np.float32), (10000, 32, np.float32), (10000, 32, np.float64), (1000, 128, np.float32))
+
+
+def la_solve_rows(case):
+    """The batched solve rows, [(name, run)] for a peer's case(ctx, batch, n, dtype, checked): each
+    stack without the check of the factorisation's info, then each with it (_checked)."""
+    rows = []
+    for checked in (False, True):
+        for batch, n, dtype in LA_SOLVE_STACKS:
+            name = "linalg.solve_%dx%dx%d_%s%s" % (batch, n, n, "f32" if dtype == np.float32 else "f64",
+                                                  "_checked" if checked else "")
+            rows.append((name, lambda ctx, b=batch, m=n, d=dtype, c=checked: case(ctx, b, m, d, checked=c)))
+    return rows
+
+
+def la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, k, dtype, batch=1, nbytes=0):
+    """Emits a solve row (batch systems of order n with k right-hand sides) and checks its
+    residual as nd_bench does: max |A x - b| = worst within 64 n u, or 64 u ||A||_inf ||x||_inf if
+    larger (a backward error of 64 u)."""
+    tol = max(64.0 * n, 64.0 * anorm * xnorm) * la_unit(dtype)
+    emit(ctx, None, "device", med, mn, ctx.reps, nbytes,
+         note=la_note("max|Ax-b|", worst, (2.0 / 3.0 * n ** 3 + 2.0 * n * n * k) * batch, med))
+    check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
+
+
 def rng_check_sample(ctx, n, sample, lo, hi, mean, var, mu4, integer=False):
     """As bench_random.c: the first and last RNG_SAMPLE values (sample(start, m) returns them as
     a NumPy array) in [lo, hi), and their mean and variance within 5 standard errors."""

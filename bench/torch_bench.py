@@ -26,9 +26,9 @@ import numpy as np
 
 from peer_harness import (EW_MATH_REL_TOL, EW_SMALL_N, LA_BIG_INV_REPS, PER_BATCH, PIPE_CHUNKS, PIPE_ROUNDS,
                           PIPE_STREAMS, RAND_BLOCK, RNG_INT_HIGH, RNG_SEED, Backend, Unsupported, check, core_n,
-                          core_side, device_case, emit, emit_unsupported, la_matrices_host, la_note, la_unit,
-                          list_cases, median_min, parse_args, red_argmax_at, red_scan_samples, rng_check_sample,
-                          run_all, time_device, time_host)
+                          core_side, device_case, emit, emit_unsupported, la_matrices_host, la_note,
+                          la_solve_report, la_solve_rows, la_unit, list_cases, median_min, parse_args,
+                          red_argmax_at, red_scan_samples, rng_check_sample, run_all, time_device, time_host)
 
 torch = None  # imported in main() so that --list and --help work without PyTorch
 
@@ -345,10 +345,7 @@ def case_solve(ctx, diag=True, unchecked=False):
     worst = float((st["a"] @ st["out"] - st["b"]).abs().max())
     anorm = float(st["a"].abs().sum(dim=1).max())
     xnorm = float(st["out"].abs().max())
-    tol = max(64.0 * n, 64.0 * anorm * xnorm) * la_unit(np.float64)
-    emit(ctx, None, "device", med, mn, ctx.reps, 0,
-         note=la_note("max|Ax-b|", worst, 2.0 / 3.0 * n ** 3 + 2.0 * n * n * k, med))
-    check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
+    la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, k, np.float64)
 
 
 def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
@@ -372,15 +369,8 @@ def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
     worst = float((torch.matmul(a64, x64) - st["b"].double()).abs().max())
     anorm = float(a64.abs().sum(dim=2).max())
     xnorm = float(x64.abs().max())
-    tol = max(64.0 * n, 64.0 * anorm * xnorm) * la_unit(dtype)
-    nbytes = batch * (n * n + 2 * n) * np.dtype(dtype).itemsize
-    emit(ctx, None, "device", med, mn, ctx.reps, nbytes,
-         note=la_note("max|Ax-b|", worst, (2.0 / 3.0 * n ** 3 + 2.0 * n * n) * batch, med))
-    check(ctx, worst <= tol, "max |A x - b| = %.3g above %.3g" % (worst, tol))
-
-
-def la_solve_batched(batch, n, dtype, **kw):
-    return lambda ctx: la_solve_batched_case(ctx, batch, n, dtype, **kw)
+    la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, 1, dtype, batch,
+                    batch * (n * n + 2 * n) * np.dtype(dtype).itemsize)
 
 
 def la_matmul_case(ctx, dtype, n=None):
@@ -661,14 +651,7 @@ CASES = [
     ("linalg.inv_4096_f32", la_big_inv(4096, np.float32)),
     ("linalg.inv_8192_f32", la_big_inv(8192, np.float32)),
     ("linalg.inv_8192_f64", la_big_inv(8192, np.float64)),
-    ("linalg.solve_100000x8x8_f32", la_solve_batched(100000, 8, np.float32)),
-    ("linalg.solve_10000x32x32_f32", la_solve_batched(10000, 32, np.float32)),
-    ("linalg.solve_10000x32x32_f64", la_solve_batched(10000, 32, np.float64)),
-    ("linalg.solve_1000x128x128_f32", la_solve_batched(1000, 128, np.float32)),
-    ("linalg.solve_100000x8x8_f32_checked", la_solve_batched(100000, 8, np.float32, checked=True)),
-    ("linalg.solve_10000x32x32_f32_checked", la_solve_batched(10000, 32, np.float32, checked=True)),
-    ("linalg.solve_10000x32x32_f64_checked", la_solve_batched(10000, 32, np.float64, checked=True)),
-    ("linalg.solve_1000x128x128_f32_checked", la_solve_batched(1000, 128, np.float32, checked=True)),
+    *la_solve_rows(la_solve_batched_case),
     ("linalg.solve_4096_f64_16rhs", case_solve),
     ("linalg.solve_4096_f64_16rhs_uniform", lambda ctx: case_solve(ctx, diag=False)),
     ("linalg.solve_4096_f64_16rhs_unchecked", lambda ctx: case_solve(ctx, unchecked=True)),
