@@ -360,9 +360,8 @@ static int setup_solve_32d(bench_ctx *ctx, bench_state *st) {
 static int setup_solve_128(bench_ctx *ctx, bench_state *st) {
   return setup_solve_batched(ctx, st, 1000, 128, ND_FLOAT32);
 }
-/* The solve's routes beside their generic neighbour, the small kernel (unchecked): the tiny
- * kernel (linalg.gj_tiny_solve_*), the one-warp inverses and a product (gj_warp_solve_*,
- * gj_tc_solve_*). */
+/* The solve's kernels beside their generic neighbour, the small kernel (unchecked): the tiny
+ * kernel (linalg.gj_tiny_solve_*) and the one-warp kernels (gj_warp_solve_*, gj_tc_solve_*). */
 static int setup_solve_gj(bench_ctx *ctx, bench_state *st, int64_t batch, int64_t n, nd_dtype dt, unsigned generic) {
   if (setup_solve_batched(ctx, st, batch, n, dt) != 0) return -1;
   ((la_data *)st->p)->generic = generic;

@@ -44,6 +44,7 @@
 #include "kernels/launch.cuh"
 #include "linalg/kernels.h"
 #include "linalg/scalar.cuh"
+#include "linalg/stage_solve.cuh"
 
 namespace {
 
@@ -621,7 +622,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
   int *s_step = s_perm + TN;
   const int ry = lane / NC, cx = lane % NC;
   const int n = p.n;
-  constexpr bool detmode = false; /* inverse only (nd_lk_inv_warp_ok) */
+  constexpr bool detmode = false; /* inverse and solve only (nd_lk_inv_warp_ok) */
   constexpr int UNR = sizeof(T) == 4 ? 2 : 1;
 
   for (int64_t b = (int64_t)blockIdx.x * WPB + warp; b < p.batch; b += (int64_t)gridDim.x * WPB) {
@@ -635,7 +636,8 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
     nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
     if (lane == 0) nd_gjb_results<T>(p, b, ps);
     __syncwarp();
-    nd_gjb_store<T, TN>(p, b, s_stage, lane, 32);
+    if (p.mode == ND_LK_SOLVE) nd_stage_solve<T>(p, b, s_stage, TN, lane); /* x = inverse @ b */
+    else nd_gjb_store<T, TN>(p, b, s_stage, lane, 32);
     __syncwarp();
   }
 }
@@ -692,7 +694,7 @@ extern "C" int nd_lk_inv_warp_ok(int dtype, int n) {
 /* Instances, each the fastest of those measured for its dtype and size (linalg/TUNING.md):
  * float32 TN = 128 and float64 TN = 128 the lookahead kernel with 8 x 8 tiles; float32 TN = 64
  * the barrier kernel with 8 x 8 tiles; the other eight- and sixteen-byte instances the barrier
- * kernel with 8 x 4 tiles (512 threads) and panels of 4. TN = 32, inverse only
+ * kernel with 8 x 4 tiles (512 threads) and panels of 4. TN = 32, inverse and solve
  * (nd_lk_inv_warp_ok): k_gjw, one warp per matrix; float32 with 4 x 8 tiles, one warp per block
  * and 28 blocks per SM (72 registers), float64 with 8 x 4 tiles and four warps per block.
  * The lookahead kernel beat its generic neighbour, the barrier kernel with 8 x 4 tiles at
@@ -701,7 +703,7 @@ extern "C" int nd_lk_inv_warp_ok(int dtype, int n) {
 extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (p->batch == 0) return ND_OK;
-  const bool warp = p->mode == ND_LK_INV && nd_lk_inv_warp_ok(p->dtype, p->n);
+  const bool warp = (p->mode == ND_LK_INV || p->mode == ND_LK_SOLVE) && nd_lk_inv_warp_ok(p->dtype, p->n);
   if (!warp && (!nd_lk_gj_medium_ok(p->dtype, p->n) || p->mode == ND_LK_SOLVE))
     return nd__error(ND_ERR_INTERNAL, "nd_lk_gj_medium: unsupported n = %d, dtype %d, mode %d", p->n,
                      p->dtype, p->mode);

@@ -1,6 +1,7 @@
 /* Batched inverse of float64 matrices of order 17..32 (padded to 32 with the identity): one warp
  * per matrix, the trailing updates on the float64 tensor cores (mma.sync m16n8k4 on sm_90, m8n8k4
- * on sm_80).
+ * on sm_80). In solve mode x = inverse @ b is formed from the staged inverse instead of storing
+ * it (linalg/stage_solve.cuh).
  *
  * Why. The one-warp register-tile kernel (gj_panels.cu's k_gjw, a 4 x 8 or 8 x 4 tile per lane)
  * spends five to six instructions per useful multiply-add in float64: every rank-4 update reads
@@ -53,6 +54,7 @@
 #include "kernels/launch.cuh"
 #include "linalg/kernels.h"
 #include "linalg/scalar.cuh"
+#include "linalg/stage_solve.cuh"
 
 namespace {
 
@@ -298,7 +300,9 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
     if (b + stride < p.batch) load(b + stride);
     double *X = X0 + b * p.x.bs;
     constexpr int V = 2; /* doubles per 16 bytes */
-    if (n == 32 && p.x.cs == 1 && p.x.rs == 32 && ((uintptr_t)X & 15) == 0) {
+    if (p.mode == ND_LK_SOLVE) {
+      nd_stage_solve<double>(p, b, s_stage, S::PITCH, lane); /* x = inverse @ b */
+    } else if (n == 32 && p.x.cs == 1 && p.x.rs == 32 && ((uintptr_t)X & 15) == 0) {
 #pragma unroll
       for (int e = lane; e < 32 * 32 / V; e += 32) {
         const int i = e / (32 / V), v = e % (32 / V);
@@ -363,7 +367,7 @@ extern "C" int nd_lk_inv_tc_ok(int dtype, int n) {
 
 extern "C" nd_status nd_lk_inv_tc(const nd_lk_gj *p, void *stream) {
   if (p->batch == 0) return ND_OK;
-  if (p->mode != ND_LK_INV || !nd_lk_inv_tc_ok(p->dtype, p->n))
+  if ((p->mode != ND_LK_INV && p->mode != ND_LK_SOLVE) || !nd_lk_inv_tc_ok(p->dtype, p->n))
     return nd__error(ND_ERR_INTERNAL, "nd_lk_inv_tc: mode %d, dtype %d, n = %d not handled", p->mode, p->dtype, p->n);
   return nd_gjt_launch<ND_GJT_MINB>(p, (cudaStream_t)stream);
 }

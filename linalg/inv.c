@@ -5,9 +5,8 @@
  *   the plan of linalg/plan.c says: the thread-per-matrix inverse for tiny orders (gj_thread.cu),
  *   the one-warp blocked inverse for float64 16 < n <= 32 with its updates on the float64 tensor
  *   cores (gj_tensor.cu; sm_80 and later) or in register tiles (gj_panels.cu's k_gjw: float64 on
- *   older devices, float32 24 < n <= 32), else rows per thread (gj_group.cu). Solve: the
- *   thread-per-matrix kernel at tiny orders, x = inverse(a) @ b in registers; at the orders of
- *   the one-warp inverses, that inverse and a product as for 32 < n; else rows per thread;
+ *   older devices, float32 24 < n <= 32), else rows per thread (gj_group.cu); the solve on the
+ *   same kernels (x = inverse(a) @ b formed in the kernel from its inverse);
  * - 32 < n <= 128 (complex128: 64): the block-per-matrix Gauss-Jordan kernel (inv, det); solve
  *   multiplies that inverse with b through cuBLAS;
  * - larger: batches of matrices up to 256 x 256 through cuBLAS getrfBatched + getriBatched
@@ -675,13 +674,7 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
     int64_t x3shape[3] = {p.batch, p.n, p.k};
     st = nd_array_reshape(x, 3, x3shape, &x3);
     if (st == ND_OK) st = nd__solve_views(fn, a, b, &p, &av, &bv);
-    /* Orders up to 32 whose inverse has a kernel of its own (one warp per matrix: float32
-     * 25..32, float64 17..32) solve as the larger ones do, the inverse then a product: those
-     * kernels have no solve mode, and the small kernel's solve is slower (linalg/TUNING.md). */
-    const nd__gj_route inv_route =
-        n <= 32 ? nd__gj_plan(ND_LK_INV, dt, n, nd__device_cc_major()) : ND__GJ_VENDOR;
-    const int via_inv = inv_route == ND__GJ_TC || inv_route == ND__GJ_WARP;
-    if (st == ND_OK && n <= 32 && !via_inv) {
+    if (st == ND_OK && n <= 32) {
       nd_lk_mat am, bm;
       st = nd__prep_mat(fn, av, dt, &ak, &am);
       if (st == ND_OK) st = nd__prep_mat(fn, bv, dt, &bk, &bm);
@@ -709,14 +702,21 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
         g.info = f.info ? (int *)nd__data(f.info) : NULL;
         g.first = f.first ? (unsigned long long *)f.first->ptr : NULL;
         if (g.first) st = nd_lk_first_reset(g.first, s->cu);
-        /* the tiny kernel where the plan sends the solve, else the small kernel */
-        const int tiny = nd__gj_plan(ND_LK_SOLVE, dt, n, nd__device_cc_major()) == ND__GJ_TINY;
-        if (st == ND_OK) st = tiny ? nd_lk_inv_tiny(&g, s->cu) : nd_lk_gj_small(&g, s->cu);
+        /* the kernel the plan sends the solve to (the small kernel where it sends it nowhere,
+         * i.e. with the small kernel's rows left out by the bench hook) */
+        if (st == ND_OK) {
+          switch (nd__gj_plan(ND_LK_SOLVE, dt, n, nd__device_cc_major())) {
+            case ND__GJ_TINY: st = nd_lk_inv_tiny(&g, s->cu); break;
+            case ND__GJ_TC: st = nd_lk_inv_tc(&g, s->cu); break;
+            case ND__GJ_WARP: st = nd_lk_gj_medium(&g, s->cu); break; /* its one-warp kernel */
+            default: st = nd_lk_gj_small(&g, s->cu); break;
+          }
+        }
         if (st != ND_OK) st = nd__error_context(st, fn);
         nd_status st2 = nd__sync_end(&sync);
         if (st == ND_OK) st = st2;
       }
-    } else if (st == ND_OK && (via_inv || nd_lk_gj_medium_ok(dt, n))) {
+    } else if (st == ND_OK && nd_lk_gj_medium_ok(dt, n)) {
       /* inverse on chip, then one batched product with b */
       nd_lk_mat am;
       nd_array *inv = NULL, *b3 = NULL;

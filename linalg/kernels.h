@@ -21,7 +21,7 @@ typedef struct nd_lk_mat {
 
 enum nd_lk_gj_mode {
   ND_LK_INV = 0,    /* x = inverse (n x n) */
-  ND_LK_SOLVE = 1,  /* x = inverse(a) @ b (n x nrhs): the tiny and small kernels only */
+  ND_LK_SOLVE = 1,  /* x = inverse(a) @ b (n x nrhs), n <= 32: the tiny, one-warp and small kernels */
   ND_LK_DET = 2,    /* det[b] = determinant */
   ND_LK_SLOGDET = 3 /* det[b] = sign (dtype), logdet[b] = log|det| (real dtype) */
 };
@@ -54,19 +54,19 @@ int nd_lk_inv_tiny_ok(int dtype, int n);
 
 /* 32 < n <= 128 (complex128: n <= 64): one block per matrix, blocked Gauss-Jordan with the
  * matrix in register tiles (linalg/gj_panels.cu).
- * Modes INV, DET, SLOGDET; x must be C-contiguous per matrix (rs = n, cs = 1). */
+ * Modes INV, DET, SLOGDET; x must be C-contiguous per matrix (rs = n, cs = 1). Also the one-warp
+ * kernel below (nd_lk_inv_warp_ok), modes INV and SOLVE, any strides. */
 nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream);
 /* Whether nd_lk_gj_medium handles this size and dtype. */
 int nd_lk_gj_medium_ok(int dtype, int n);
-/* Whether nd_lk_gj_medium takes the inverse (mode ND_LK_INV only) of this small size with one warp
- * per matrix (k_gjw: float64 16 < n <= 32, float32 24 < n <= 32), faster there than
- * nd_lk_gj_small. */
+/* Whether nd_lk_gj_medium takes the inverse or the solve (modes ND_LK_INV, ND_LK_SOLVE) of this
+ * small size with one warp per matrix (k_gjw: float64 16 < n <= 32, float32 24 < n <= 32). */
 int nd_lk_inv_warp_ok(int dtype, int n);
 
-/* Inverse only, float64 16 < n <= 32 on devices of compute capability 8.0 and later
+/* Inverse and solve, float64 16 < n <= 32 on devices of compute capability 8.0 and later
  * (nd_lk_inv_tc_ok): one warp per matrix with the updates on the float64 tensor cores
  * (linalg/gj_tensor.cu); preferred there to nd_lk_gj_medium's one-warp kernel (the plan of
- * linalg/plan.c chooses). Same contract as nd_lk_gj_small in mode ND_LK_INV. */
+ * linalg/plan.c chooses). Same contract as nd_lk_gj_small in modes ND_LK_INV and ND_LK_SOLVE. */
 nd_status nd_lk_inv_tc(const nd_lk_gj *p, void *stream);
 int nd_lk_inv_tc_ok(int dtype, int n);
 

@@ -345,7 +345,6 @@ nd_status nd__einsum_parse(const char *fn, const char *subscripts, int nops, con
  * its neighbour side by side (nd__gj_set_generic; bench/bench_linalg.c's *_generic cases), and
  * linalg/TUNING.md keeps the figures, including those of the variants removed under this rule
  * (the float32 row kernel of orders 25..32, within 2-12% of k_gjw). */
-#define ND__M_INV (1u << 0)
 #define ND__M_INV_SOLVE ((1u << 0) | (1u << 1))                  /* ND_LK_INV, ND_LK_SOLVE */
 #define ND__M_ALL ((1u << 0) | (1u << 2) | (1u << 3))            /* ND_LK_INV, ND_LK_DET, ND_LK_SLOGDET */
 #define ND__M_ALL_SOLVE ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 3)) /* and ND_LK_SOLVE */
@@ -356,12 +355,12 @@ const nd__gj_plan_row nd__gj_plan_rows[] = {
     {ND__M_INV_SOLVE, ND_FLOAT64, 1, 4, 0, ND__GJ_TINY},
     {ND__M_INV_SOLVE, ND_COMPLEX64, 1, 4, 0, ND__GJ_TINY},
     {ND__M_INV_SOLVE, ND_COMPLEX128, 1, 4, 0, ND__GJ_TINY},
-    /* inverse only, one warp per matrix: float64 on the tensor cores (sm_80 and later; generic
-     * neighbour: k_gjw), else k_gjw, blocked by panels in register tiles (generic neighbour: the
-     * small kernel) */
-    {ND__M_INV, ND_FLOAT64, 17, 32, 8, ND__GJ_TC},
-    {ND__M_INV, ND_FLOAT64, 17, 32, 0, ND__GJ_WARP},
-    {ND__M_INV, ND_FLOAT32, 25, 32, 0, ND__GJ_WARP},
+    /* inverse and solve, one warp per matrix: float64 on the tensor cores (sm_80 and later;
+     * generic neighbour: k_gjw), else k_gjw, blocked by panels in register tiles (generic
+     * neighbour: the small kernel) */
+    {ND__M_INV_SOLVE, ND_FLOAT64, 17, 32, 8, ND__GJ_TC},
+    {ND__M_INV_SOLVE, ND_FLOAT64, 17, 32, 0, ND__GJ_WARP},
+    {ND__M_INV_SOLVE, ND_FLOAT32, 25, 32, 0, ND__GJ_WARP},
     /* every mode: several matrices per warp up to 32 (the solve included), one block per matrix
      * up to 128 (generic neighbour: cuBLAS / cuSOLVER) */
     {ND__M_ALL_SOLVE, ND_FLOAT32, 1, 32, 0, ND__GJ_SMALL},

@@ -350,8 +350,8 @@ START_TEST(test_inv_plan_rows) {
         int64_t n = ends[e], batch = n <= 32 ? 37 : 5;
         check_inv(r->dtype, 1, &batch, n);
         if (r->modes & (1u << ND_LK_DET)) check_det(r->dtype, 4, n);
-        /* the solve at every row's orders: its own kernel (tiny, small), the row's inverse and
-         * a product (one-warp kernels, medium), whichever the mask leaves */
+        /* the solve at every row's orders: the row's kernel (tiny, one-warp, small) or, at the
+         * medium rows' orders, their inverse and a product; whichever the mask leaves */
         check_solve(r->dtype, batch, n, 1, 1, 0); /* b a vector: broadcast over the batch */
         check_solve(r->dtype, batch, n, 3, 0, 0);
         check_solve(r->dtype, batch, n, 2, 0, 1);

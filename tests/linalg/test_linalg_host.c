@@ -248,10 +248,11 @@ static void check_route(unsigned mask, int mode, nd_dtype dt, int n, int cc) {
   int ok;
   switch (r) {
     case ND__GJ_TINY: ok = (inv || solve) && nd_lk_inv_tiny_ok(dt, n); break;
-    case ND__GJ_TC: ok = inv && dt == ND_FLOAT64 && n > 16 && n <= 32 && cc >= 8; break;
+    case ND__GJ_TC: ok = (inv || solve) && dt == ND_FLOAT64 && n > 16 && n <= 32 && cc >= 8; break;
     case ND__GJ_WARP:
       /* float64 takes the tensor cores from sm_80 on, unless they are left out */
-      ok = inv && nd_lk_inv_warp_ok(dt, n) && (dt == ND_FLOAT32 || cc < 8 || (mask & ND__GJ_SKIP(ND__GJ_TC)));
+      ok = (inv || solve) && nd_lk_inv_warp_ok(dt, n) &&
+           (dt == ND_FLOAT32 || cc < 8 || (mask & ND__GJ_SKIP(ND__GJ_TC)));
       break;
     case ND__GJ_SMALL: ok = n <= 32; break;
     case ND__GJ_MEDIUM: ok = !solve && nd_lk_gj_medium_ok(dt, n); break;
@@ -318,7 +319,10 @@ START_TEST(test_gj_plan) {
   ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 8, 9), ND__GJ_TINY);
   ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 9, 9), ND__GJ_SMALL);
   ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT64, 4, 9), ND__GJ_TINY);
-  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT64, 32, 9), ND__GJ_SMALL); /* no tensor-core solve */
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT64, 32, 9), ND__GJ_TC);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT64, 16, 9), ND__GJ_SMALL);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 32, 9), ND__GJ_WARP);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 24, 9), ND__GJ_SMALL);
   ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 33, 9), ND__GJ_VENDOR);
   /* the bench hook: each variant's generic neighbour; the plain forms leave the plan alone */
   ck_assert_uint_eq(nd__gj_set_generic(ND__GJ_SKIP(ND__GJ_TC)), 0);
