@@ -1052,12 +1052,15 @@ START_TEST(test_solve_broadcast_and_errors) {
   ck_assert(iv[0] == 0 && iv[1] == 1 && iv[2] == 0);
   nd_array_release(x);
   nd_array_release(info);
-  /* the same at orders the one-thread kernel solves (float32 8, float64 4) */
-  dc *hv8 = rand_vals(8, 0);
-  for (int t = 0; t < 2; t++) {
-    const nd_dtype tdt = t ? ND_FLOAT64 : ND_FLOAT32;
-    const int64_t tn = t ? 4 : 8;
-    nd_array *ts = singular_batch(tdt, 3, tn, 1, 1), *rhs = upload(hv8, 1, SHAPE(tn), tdt);
+  /* the same at orders the one-thread kernel solves (float32 8, float64 4) and the one-warp
+   * kernels (float32 27 and 32, float64 32) */
+  dc *hvt = rand_vals(32, 0);
+  const nd_dtype tdts[] = {ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT32, ND_FLOAT64};
+  const int64_t tns[] = {8, 4, 27, 32, 32};
+  for (int t = 0; t < 5; t++) {
+    const nd_dtype tdt = tdts[t];
+    const int64_t tn = tns[t];
+    nd_array *ts = singular_batch(tdt, 3, tn, 1, 1), *rhs = upload(hvt, 1, SHAPE(tn), tdt);
     x = (nd_array *)0x1;
     ND_ASSERT_FAILS(nd_linalg_solve(ts, rhs, &x), ND_ERR_SINGULAR, "nd_linalg_solve: matrix at batch index 1");
     ck_assert_ptr_eq(x, (nd_array *)0x1);
@@ -1071,7 +1074,7 @@ START_TEST(test_solve_broadcast_and_errors) {
     nd_array_release(ts);
     nd_array_release(rhs);
   }
-  free(hv8);
+  free(hvt);
   free(hv);
   free(ha);
   free(hb);
