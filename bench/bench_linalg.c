@@ -360,8 +360,10 @@ static int setup_solve_32d(bench_ctx *ctx, bench_state *st) {
 static int setup_solve_128(bench_ctx *ctx, bench_state *st) {
   return setup_solve_batched(ctx, st, 1000, 128, ND_FLOAT32);
 }
-/* The solve's kernels beside their generic neighbour, the small kernel (unchecked): the tiny
- * kernel (linalg.gj_tiny_solve_*) and the one-warp kernels (gj_warp_solve_*, gj_tc_solve_*). */
+/* The solve's kernels beside their generic neighbour (unchecked): the tiny kernel
+ * (linalg.gj_tiny_solve_*) and the one-warp kernels (gj_warp_solve_*, gj_tc_solve_*) beside the
+ * small kernel, the medium kernel (gj_lookahead_solve_*) beside the vendor inverse and a
+ * product. */
 static int setup_solve_gj(bench_ctx *ctx, bench_state *st, int64_t batch, int64_t n, nd_dtype dt, unsigned generic) {
   if (setup_solve_batched(ctx, st, batch, n, dt) != 0) return -1;
   ((la_data *)st->p)->generic = generic;
@@ -377,6 +379,8 @@ GJ_SOLVE_SETUP(setup_gjs_warp32, 10000, 32, ND_FLOAT32, 0)
 GJ_SOLVE_SETUP(setup_gjs_warp32_small, 10000, 32, ND_FLOAT32, GJ_OFF(WARP))
 GJ_SOLVE_SETUP(setup_gjs_tc32, 10000, 32, ND_FLOAT64, 0)
 GJ_SOLVE_SETUP(setup_gjs_tc32_small, 10000, 32, ND_FLOAT64, GJ_OFF(TC) | GJ_OFF(WARP))
+GJ_SOLVE_SETUP(setup_gjs_la128, 1000, 128, ND_FLOAT32, 0)
+GJ_SOLVE_SETUP(setup_gjs_la128_vendor, 1000, 128, ND_FLOAT32, GJ_OFF(MEDIUM))
 
 static int setup_matmul(bench_ctx *ctx, bench_state *st, nd_dtype dt, int64_t n) {
   la_data *d = la_new(ctx, st, LA_MATMUL, dt);
@@ -669,6 +673,10 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.gj_tc_solve_10000x32x32_f64", setup_gjs_tc32,
      run_solve_unchecked, check_solve, la_teardown, NULL},
     {"linalg.gj_tc_solve_10000x32x32_f64_small", setup_gjs_tc32_small,
+     run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.gj_lookahead_solve_1000x128x128_f32", setup_gjs_la128,
+     run_solve_unchecked, check_solve, la_teardown, NULL},
+    {"linalg.gj_lookahead_solve_1000x128x128_f32_vendor", setup_gjs_la128_vendor,
      run_solve_unchecked, check_solve, la_teardown, NULL},
     {"linalg.inv_4096_f64",           setup_inv_4096,   NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_4096_f64_unchecked", setup_inv_4096u,  NULL,       check_inv,    la_teardown, measure_inv_big},

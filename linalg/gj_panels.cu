@@ -1,6 +1,6 @@
-/* Batched Gauss-Jordan for medium matrices (32 < n <= 128: inverse, det, slogdet), and the
- * inverse of float32 24 < n <= 32 and float64 16 < n <= 32 (nd_lk_inv_warp_ok) with one warp per
- * matrix at TN = 32 (k_gjw; float64 on devices without float64 tensor cores, gj_tensor.cu's kernel
+/* Batched Gauss-Jordan for medium matrices (32 < n <= 128: inverse, solve, det, slogdet), and
+ * the inverse and solve of float32 24 < n <= 32 and float64 16 < n <= 32 (nd_lk_inv_warp_ok)
+ * with one warp per matrix at TN = 32 (k_gjw; float64 on devices without float64 tensor cores, gj_tensor.cu's kernel
  * otherwise).
  *
  * Algorithm. The in-place Gauss-Jordan of gj_group.cu (implicit row pivoting: rows never
@@ -458,7 +458,7 @@ __device__ __forceinline__ void nd_gjb_pass(T (&w)[RT][CT], nd_gjb_piv<T> &ps, i
 
 /* ---- kernel 1: warp 0 runs the panels, block barriers ------------------------------------ */
 
-template <typename T, int TN, int RT, int CT, int B, int MINB, bool STASH>
+template <typename T, int TN, int RT, int CT, int B, int MINB, bool STASH, bool SOLVE>
 __global__ void __launch_bounds__((TN / RT) * (TN / CT), MINB) k_gjb_sync(nd_lk_gj p) {
   constexpr int NC = TN / CT, NT = (TN / RT) * NC;
   static_assert(CT % B == 0 && NT >= 32, "panel inside a tile column; at least one warp");
@@ -486,10 +486,11 @@ __global__ void __launch_bounds__((TN / RT) * (TN / CT), MINB) k_gjb_sync(nd_lk_
     nd_gjb_pass<T, TN, RT, CT, B, STASH, nd_bar_block>(w, ps, n, detmode, warp == 0, lane, ry, cx, s_stage,
                                                        s_pan, s_wt, s_prow, s_perm, s_step);
 
-    if (p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
+    if (SOLVE || p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
     if (tid == 0) nd_gjb_results<T>(p, b, ps);
     __syncthreads();
-    if (p.mode == ND_LK_INV) nd_gjb_store<T, TN>(p, b, s_stage, tid, NT);
+    if constexpr (SOLVE) nd_stage_solve<T>(p, b, s_stage, TN, tid, NT); /* x = inverse @ b */
+    else if (p.mode == ND_LK_INV) nd_gjb_store<T, TN>(p, b, s_stage, tid, NT);
   }
 }
 
@@ -503,7 +504,7 @@ __global__ void __launch_bounds__((TN / RT) * (TN / CT), MINB) k_gjb_sync(nd_lk_
  * The row -> step map is double-buffered like the panels: the panel warp factors panel q + 1
  * while the update threads read the map to post panel q's pivot rows, so panel q's steps go
  * to map q & 1, which panel q + 2 (the next writer of that map) only touches after update q. */
-template <typename T, int TN, int RT, int MINB>
+template <typename T, int TN, int RT, int MINB, bool SOLVE>
 __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_lk_gj p) {
   constexpr int B = RT, CT = RT, NC = TN / CT, NU = NC * NC, NT = NU + 32, RP = TN / 32;
   constexpr int V = 16 / (int)sizeof(T);
@@ -551,7 +552,7 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
           nd_bar_arrive(1 + (q & 1), NT);
         }
       }
-      if (p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx, s_step + TN);
+      if (SOLVE || p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx, s_step + TN);
     } else {
       nd_gjb_piv<T> ps;
       nd_gjb_piv_init<T, TN>(ps, n, lane);
@@ -592,7 +593,8 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
       if (lane == 0) nd_gjb_results<T>(p, b, ps);
     }
     __syncthreads();
-    if (p.mode == ND_LK_INV) nd_gjb_store<T, TN>(p, b, s_stage, tid, NT);
+    if constexpr (SOLVE) nd_stage_solve<T>(p, b, s_stage, TN, tid, NT); /* x = inverse @ b */
+    else if (p.mode == ND_LK_INV) nd_gjb_store<T, TN>(p, b, s_stage, tid, NT);
   }
 }
 
@@ -608,7 +610,7 @@ constexpr size_t nd_gjw_smem_warp() {
   return sizeof(T) * (st > bufs ? st : bufs) + 2 * 32 * sizeof(int);
 }
 
-template <typename T, int RT, int CT, int B, int WPB, int MINB>
+template <typename T, int RT, int CT, int B, int WPB, int MINB, bool SOLVE>
 __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
   constexpr int TN = 32, NC = TN / CT;
   static_assert((TN / RT) * NC == 32 && CT % B == 0 && B * sizeof(T) % 16 == 0, "one warp, whole panels");
@@ -636,7 +638,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
     nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx);
     if (lane == 0) nd_gjb_results<T>(p, b, ps);
     __syncwarp();
-    if (p.mode == ND_LK_SOLVE) nd_stage_solve<T>(p, b, s_stage, TN, lane); /* x = inverse @ b */
+    if constexpr (SOLVE) nd_stage_solve<T>(p, b, s_stage, TN, lane, 32); /* x = inverse @ b */
     else nd_gjb_store<T, TN>(p, b, s_stage, lane, 32);
     __syncwarp();
   }
@@ -653,30 +655,49 @@ static int64_t nd_gjb_grid(int64_t batch) {
 
 /* The dynamic shared memory (stage + buffers) exceeds 48 KiB for TN = 128: the kernel's limit is
  * raised once (nd_k_smem_once). */
+/* Each kernel in two instances: SOLVE (x = inverse @ b from the stage) and the others' modes,
+ * whose code is then the same as without a solve mode. */
+template <typename T, int TN, int RT, int CT, int B, int MINB, bool STASH, bool SOLVE>
+nd_status nd_gjb_launch_sync_as(const nd_lk_gj *p, cudaStream_t st) {
+  const size_t smem = nd_gjb_smem<T, TN, B, 1>();
+  ND_TRY((nd_k_smem_once<k_gjb_sync<T, TN, RT, CT, B, MINB, STASH, SOLVE>>(smem, false)));
+  nd_k_launch<k_gjb_sync<T, TN, RT, CT, B, MINB, STASH, SOLVE>>((unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / CT),
+                                                                smem, st, *p);
+  return ND_K_LAUNCHED();
+}
 template <typename T, int TN, int RT, int CT, int B, int MINB, bool STASH>
 nd_status nd_gjb_launch_sync(const nd_lk_gj *p, cudaStream_t st) {
-  const size_t smem = nd_gjb_smem<T, TN, B, 1>();
-  ND_TRY((nd_k_smem_once<k_gjb_sync<T, TN, RT, CT, B, MINB, STASH>>(smem, false)));
-  nd_k_launch<k_gjb_sync<T, TN, RT, CT, B, MINB, STASH>>((unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / CT), smem, st, *p);
-  return ND_K_LAUNCHED();
+  return p->mode == ND_LK_SOLVE ? nd_gjb_launch_sync_as<T, TN, RT, CT, B, MINB, STASH, true>(p, st)
+                                : nd_gjb_launch_sync_as<T, TN, RT, CT, B, MINB, STASH, false>(p, st);
 }
 
+template <typename T, int TN, int RT, int MINB, bool SOLVE>
+nd_status nd_gjb_launch_la_as(const nd_lk_gj *p, cudaStream_t st) {
+  const size_t smem = nd_gjb_smem<T, TN, RT, 2>() + TN * sizeof(int); /* the second step map */
+  ND_TRY((nd_k_smem_once<k_gjb_la<T, TN, RT, MINB, SOLVE>>(smem, false)));
+  nd_k_launch<k_gjb_la<T, TN, RT, MINB, SOLVE>>((unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / RT) + 32, smem, st,
+                                                *p);
+  return ND_K_LAUNCHED();
+}
 template <typename T, int TN, int RT, int MINB>
 nd_status nd_gjb_launch_la(const nd_lk_gj *p, cudaStream_t st) {
-  const size_t smem = nd_gjb_smem<T, TN, RT, 2>() + TN * sizeof(int); /* the second step map */
-  ND_TRY((nd_k_smem_once<k_gjb_la<T, TN, RT, MINB>>(smem, false)));
-  nd_k_launch<k_gjb_la<T, TN, RT, MINB>>((unsigned)nd_gjb_grid(p->batch), (TN / RT) * (TN / RT) + 32, smem, st, *p);
-  return ND_K_LAUNCHED();
+  return p->mode == ND_LK_SOLVE ? nd_gjb_launch_la_as<T, TN, RT, MINB, true>(p, st)
+                                : nd_gjb_launch_la_as<T, TN, RT, MINB, false>(p, st);
 }
 
-template <typename T, int RT, int CT, int B, int WPB, int MINB>
-nd_status nd_gjw_launch(const nd_lk_gj *p, cudaStream_t st) {
+template <typename T, int RT, int CT, int B, int WPB, int MINB, bool SOLVE>
+nd_status nd_gjw_launch_as(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = WPB * nd_gjw_smem_warp<T, RT, CT, B>();
-  ND_TRY((nd_k_smem_once<k_gjw<T, RT, CT, B, WPB, MINB>>(smem, false)));
+  ND_TRY((nd_k_smem_once<k_gjw<T, RT, CT, B, WPB, MINB, SOLVE>>(smem, false)));
   /* one matrix per warp: faster than a grid capped at 64 blocks per SM for large batches
    * (linalg/TUNING.md); the kernel's loop covers batches beyond the grid's limit */
-  nd_k_launch<k_gjw<T, RT, CT, B, WPB, MINB>>(nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st, *p);
+  nd_k_launch<k_gjw<T, RT, CT, B, WPB, MINB, SOLVE>>(nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st, *p);
   return ND_K_LAUNCHED();
+}
+template <typename T, int RT, int CT, int B, int WPB, int MINB>
+nd_status nd_gjw_launch(const nd_lk_gj *p, cudaStream_t st) {
+  return p->mode == ND_LK_SOLVE ? nd_gjw_launch_as<T, RT, CT, B, WPB, MINB, true>(p, st)
+                                : nd_gjw_launch_as<T, RT, CT, B, WPB, MINB, false>(p, st);
 }
 
 }  // namespace
@@ -704,7 +725,7 @@ extern "C" nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (p->batch == 0) return ND_OK;
   const bool warp = (p->mode == ND_LK_INV || p->mode == ND_LK_SOLVE) && nd_lk_inv_warp_ok(p->dtype, p->n);
-  if (!warp && (!nd_lk_gj_medium_ok(p->dtype, p->n) || p->mode == ND_LK_SOLVE))
+  if (!warp && !nd_lk_gj_medium_ok(p->dtype, p->n))
     return nd__error(ND_ERR_INTERNAL, "nd_lk_gj_medium: unsupported n = %d, dtype %d, mode %d", p->n,
                      p->dtype, p->mode);
   if (warp)

@@ -129,7 +129,7 @@ __device__ __forceinline__ void nd_gjt_load_pair(double (&v)[2], const nd_lk_gj 
     v[h] = (row < n && col + h < n) ? A[row * p.a.rs + (col + h) * p.a.cs] : (row == col + h ? 1.0 : 0.0);
 }
 
-template <int MINB>
+template <int MINB, bool SOLVE>
 __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64_t ahead) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   typedef nd_gjt_smem S;
@@ -300,8 +300,8 @@ __global__ void __launch_bounds__(32 * ND_GJT_WPB, MINB) k_gjt(nd_lk_gj p, int64
     if (b + stride < p.batch) load(b + stride);
     double *X = X0 + b * p.x.bs;
     constexpr int V = 2; /* doubles per 16 bytes */
-    if (p.mode == ND_LK_SOLVE) {
-      nd_stage_solve<double>(p, b, s_stage, S::PITCH, lane); /* x = inverse @ b */
+    if constexpr (SOLVE) {
+      nd_stage_solve<double>(p, b, s_stage, S::PITCH, lane, 32); /* x = inverse @ b */
     } else if (n == 32 && p.x.cs == 1 && p.x.rs == 32 && ((uintptr_t)X & 15) == 0) {
 #pragma unroll
       for (int e = lane; e < 32 * 32 / V; e += 32) {
@@ -337,24 +337,26 @@ constexpr int ND_GJT_MINB = 4;
  * p->plain (a comparison only) turns the prefetch off. */
 constexpr int ND_GJT_AHEAD = 3;
 
-template <int MINB>
+/* Two instances: SOLVE (x = inverse @ b from the stage) and the inverse, whose code is then the
+ * same as without a solve mode. */
+template <int MINB, bool SOLVE>
 nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = (size_t)ND_GJT_WPB * nd_gjt_smem::BYTES;
-  ND_TRY((nd_k_smem_once<k_gjt<MINB>>(smem, true)));
+  ND_TRY((nd_k_smem_once<k_gjt<MINB, SOLVE>>(smem, true)));
   /* blocks per multiprocessor, cached per device (the first 8) */
   static int occ[8];
   int dev = 0, per_sm = 0;
   ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
   if (dev < 8) per_sm = __atomic_load_n(&occ[dev], __ATOMIC_RELAXED);
   if (per_sm < 1) {
-    ND_TRY(ND_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_gjt<MINB>, 32 * ND_GJT_WPB, smem)));
+    ND_TRY(ND_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_gjt<MINB, SOLVE>, 32 * ND_GJT_WPB, smem)));
     if (per_sm < 1) per_sm = 1;
     if (dev < 8) __atomic_store_n(&occ[dev], per_sm, __ATOMIC_RELAXED);
   }
   const int resident = nd_k_sm_count() * per_sm * ND_GJT_WPB;
   const int64_t ahead = p->plain ? 0 : resident / ND_GJT_AHEAD;
-  nd_k_launch<k_gjt<MINB>>(nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st, *p,
-                           ahead);
+  nd_k_launch<k_gjt<MINB, SOLVE>>(nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st,
+                                  *p, ahead);
   return ND_K_LAUNCHED();
 }
 
@@ -369,5 +371,6 @@ extern "C" nd_status nd_lk_inv_tc(const nd_lk_gj *p, void *stream) {
   if (p->batch == 0) return ND_OK;
   if ((p->mode != ND_LK_INV && p->mode != ND_LK_SOLVE) || !nd_lk_inv_tc_ok(p->dtype, p->n))
     return nd__error(ND_ERR_INTERNAL, "nd_lk_inv_tc: mode %d, dtype %d, n = %d not handled", p->mode, p->dtype, p->n);
-  return nd_gjt_launch<ND_GJT_MINB>(p, (cudaStream_t)stream);
+  if (p->mode == ND_LK_SOLVE) return nd_gjt_launch<ND_GJT_MINB, true>(p, (cudaStream_t)stream);
+  return nd_gjt_launch<ND_GJT_MINB, false>(p, (cudaStream_t)stream);
 }

@@ -7,8 +7,8 @@
  *   cores (gj_tensor.cu; sm_80 and later) or in register tiles (gj_panels.cu's k_gjw: float64 on
  *   older devices, float32 24 < n <= 32), else rows per thread (gj_group.cu); the solve on the
  *   same kernels (x = inverse(a) @ b formed in the kernel from its inverse);
- * - 32 < n <= 128 (complex128: 64): the block-per-matrix Gauss-Jordan kernel (inv, det); solve
- *   multiplies that inverse with b through cuBLAS;
+ * - 32 < n <= 128 (complex128: 64): the block-per-matrix Gauss-Jordan kernel (inv, solve as
+ *   above, det);
  * - larger: batches of matrices up to 256 x 256 through cuBLAS getrfBatched + getriBatched
  *   (inverse) or getrfBatched + the LU diagonal (det); single or larger matrices through
  *   cuSOLVER getrf per matrix, then getrs (inverse: against identities written straight into
@@ -674,7 +674,10 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
     int64_t x3shape[3] = {p.batch, p.n, p.k};
     st = nd_array_reshape(x, 3, x3shape, &x3);
     if (st == ND_OK) st = nd__solve_views(fn, a, b, &p, &av, &bv);
-    if (st == ND_OK && n <= 32) {
+    /* the kernel the plan sends the solve to: up to 32 the tiny, one-warp or small kernel (the
+     * small one also where the bench hook leaves every row out), up to 128 the medium kernel */
+    const nd__gj_route sroute = nd__gj_plan(ND_LK_SOLVE, dt, n, nd__device_cc_major());
+    if (st == ND_OK && (n <= 32 || sroute == ND__GJ_MEDIUM)) {
       nd_lk_mat am, bm;
       st = nd__prep_mat(fn, av, dt, &ak, &am);
       if (st == ND_OK) st = nd__prep_mat(fn, bv, dt, &bk, &bm);
@@ -702,13 +705,12 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
         g.info = f.info ? (int *)nd__data(f.info) : NULL;
         g.first = f.first ? (unsigned long long *)f.first->ptr : NULL;
         if (g.first) st = nd_lk_first_reset(g.first, s->cu);
-        /* the kernel the plan sends the solve to (the small kernel where it sends it nowhere,
-         * i.e. with the small kernel's rows left out by the bench hook) */
         if (st == ND_OK) {
-          switch (nd__gj_plan(ND_LK_SOLVE, dt, n, nd__device_cc_major())) {
+          switch (sroute) {
             case ND__GJ_TINY: st = nd_lk_inv_tiny(&g, s->cu); break;
             case ND__GJ_TC: st = nd_lk_inv_tc(&g, s->cu); break;
-            case ND__GJ_WARP: st = nd_lk_gj_medium(&g, s->cu); break; /* its one-warp kernel */
+            case ND__GJ_WARP: /* nd_lk_gj_medium's one-warp kernel */
+            case ND__GJ_MEDIUM: st = nd_lk_gj_medium(&g, s->cu); break;
             default: st = nd_lk_gj_small(&g, s->cu); break;
           }
         }
@@ -717,7 +719,8 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
         if (st == ND_OK) st = st2;
       }
     } else if (st == ND_OK && nd_lk_gj_medium_ok(dt, n)) {
-      /* inverse on chip, then one batched product with b */
+      /* the medium kernel left out by the bench hook: the inverse (cuBLAS), then one batched
+       * product with b */
       nd_lk_mat am;
       nd_array *inv = NULL, *b3 = NULL;
       int64_t ishape[3] = {p.batch, p.n, p.n};

@@ -255,11 +255,10 @@ static void check_route(unsigned mask, int mode, nd_dtype dt, int n, int cc) {
            (dt == ND_FLOAT32 || cc < 8 || (mask & ND__GJ_SKIP(ND__GJ_TC)));
       break;
     case ND__GJ_SMALL: ok = n <= 32; break;
-    case ND__GJ_MEDIUM: ok = !solve && nd_lk_gj_medium_ok(dt, n); break;
+    case ND__GJ_MEDIUM: ok = nd_lk_gj_medium_ok(dt, n); break;
     case ND__GJ_VENDOR:
-      /* the solve of orders above 32 is not planned here (linalg/inv.c: inverse, then product) */
       ok = n <= 32 ? (mask & ND__GJ_SKIP(ND__GJ_SMALL)) != 0
-                   : solve || !nd_lk_gj_medium_ok(dt, n) || (mask & ND__GJ_SKIP(ND__GJ_MEDIUM));
+                   : !nd_lk_gj_medium_ok(dt, n) || (mask & ND__GJ_SKIP(ND__GJ_MEDIUM));
       break;
     default: ok = 0; break;
   }
@@ -323,7 +322,9 @@ START_TEST(test_gj_plan) {
   ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT64, 16, 9), ND__GJ_SMALL);
   ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 32, 9), ND__GJ_WARP);
   ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 24, 9), ND__GJ_SMALL);
-  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 33, 9), ND__GJ_VENDOR);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 33, 9), ND__GJ_MEDIUM);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT64, 128, 9), ND__GJ_MEDIUM);
+  ck_assert_int_eq(nd__gj_plan(ND_LK_SOLVE, ND_FLOAT32, 129, 9), ND__GJ_VENDOR);
   /* the bench hook: each variant's generic neighbour; the plain forms leave the plan alone */
   ck_assert_uint_eq(nd__gj_set_generic(ND__GJ_SKIP(ND__GJ_TC)), 0);
   ck_assert_int_eq(nd__gj_plan(ND_LK_INV, ND_FLOAT64, 32, 9), ND__GJ_WARP);
