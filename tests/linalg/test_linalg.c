@@ -1052,12 +1052,12 @@ START_TEST(test_solve_broadcast_and_errors) {
   ck_assert(iv[0] == 0 && iv[1] == 1 && iv[2] == 0);
   nd_array_release(x);
   nd_array_release(info);
-  /* the same at orders the one-thread kernel solves (float32 8, float64 4) and the one-warp
-   * kernels (float32 27 and 32, float64 32) */
-  dc *hvt = rand_vals(32, 0);
-  const nd_dtype tdts[] = {ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT32, ND_FLOAT64};
-  const int64_t tns[] = {8, 4, 27, 32, 32};
-  for (int t = 0; t < 5; t++) {
+  /* the same at orders the one-thread kernel solves (float32 8, float64 4), the one-warp kernels
+   * (float32 27 and 32, float64 32) and the medium kernels (float32 40, float64 100) */
+  dc *hvt = rand_vals(100, 0);
+  const nd_dtype tdts[] = {ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT64};
+  const int64_t tns[] = {8, 4, 27, 32, 32, 40, 100};
+  for (int t = 0; t < 7; t++) {
     const nd_dtype tdt = tdts[t];
     const int64_t tn = tns[t];
     nd_array *ts = singular_batch(tdt, 3, tn, 1, 1), *rhs = upload(hvt, 1, SHAPE(tn), tdt);
