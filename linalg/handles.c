@@ -8,10 +8,12 @@
  * its own per-handle default; cuSOLVER workspaces are taken from ndcuda's stream-ordered pool
  * by the callers (nd__linalg_scratch). */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
@@ -173,4 +175,162 @@ nd_status nd__linalg_wait_first(const char *fn, nd_stream *s, const void *first,
                      "leading minor of order %d is not positive)", fn, where, value);
   return nd__error(fail_status, "%s: matrix at batch index %s is singular (pivot %d is exactly "
                    "zero)", fn, where, value);
+}
+
+/* ---- cublasLt plans for small products -------------------------------------------------------
+ *
+ * cublasGemmEx chooses its algorithm on every call (host time that shows for small products);
+ * a cublasLt plan keeps the matmul and layout descriptors and the heuristic's algorithm for a
+ * shape, so a repeated product costs one cublasLtMatmul. Plans are kept per thread (with the
+ * handles, destroyed at thread exit), ND__LT_PLANS of them, the least recently used replaced.
+ * The cuBLAS handle serves as the cublasLt handle (cuBLAS documents the cast). No workspace:
+ * one shared across the thread's streams would need ordering of its own. */
+#define ND__LT_PLANS 16
+
+typedef struct nd__lt_plan {
+  int used, device;
+  nd__lt_gemm key; /* shape, types and operations (the pointers are not part of it) */
+  unsigned align[3];
+  unsigned long long stamp;
+  cublasLtMatmulDesc_t op;
+  cublasLtMatrixLayout_t la, lb, lc;
+  cublasLtMatmulAlgo_t algo;
+} nd__lt_plan;
+
+typedef struct nd__lt_cache {
+  nd__lt_plan plan[ND__LT_PLANS];
+  unsigned long long clock;
+} nd__lt_cache;
+
+static _Thread_local nd__lt_cache *nd__lt_self = NULL;
+static pthread_key_t nd__lt_key;
+static pthread_once_t nd__lt_once = PTHREAD_ONCE_INIT;
+
+static void nd__lt_plan_drop(nd__lt_plan *p) {
+  if (p->op) (void)cublasLtMatmulDescDestroy(p->op);
+  if (p->la) (void)cublasLtMatrixLayoutDestroy(p->la);
+  if (p->lb) (void)cublasLtMatrixLayoutDestroy(p->lb);
+  if (p->lc) (void)cublasLtMatrixLayoutDestroy(p->lc);
+  memset(p, 0, sizeof *p);
+}
+
+static void nd__lt_cache_free(void *v) {
+  nd__lt_cache *c = v;
+  if (c == NULL) return;
+  for (int i = 0; i < ND__LT_PLANS; i++) nd__lt_plan_drop(&c->plan[i]);
+  free(c);
+}
+
+static void nd__lt_make_key(void) { (void)pthread_key_create(&nd__lt_key, nd__lt_cache_free); }
+
+/* The largest power of two up to 256 that divides the address (cublasLt's preference unit). */
+static unsigned nd__lt_align(const void *p) {
+  const uintptr_t a = (uintptr_t)p;
+  unsigned al = 256;
+  while (al > 1 && (a & (al - 1)) != 0) al >>= 1;
+  return al;
+}
+
+static int nd__lt_same(const nd__lt_plan *p, int device, const nd__lt_gemm *g, const unsigned *al) {
+  const nd__lt_gemm *k = &p->key;
+  return p->used && p->device == device && k->data == g->data && k->compute == g->compute && k->op_a == g->op_a &&
+         k->op_b == g->op_b && k->m == g->m && k->n == g->n && k->k == g->k && k->lda == g->lda && k->ldb == g->ldb &&
+         k->ldc == g->ldc && p->align[0] == al[0] && p->align[1] == al[1] && p->align[2] == al[2];
+}
+
+/* Builds p for g (p empty); *found = 0 where the heuristic offers nothing. */
+static nd_status nd__lt_plan_make(const char *fn, cublasLtHandle_t lt, nd__lt_plan *p, int device,
+                                  const nd__lt_gemm *g, const unsigned *al, int *found) {
+  const cudaDataType_t dt = (cudaDataType_t)g->data;
+  const cublasComputeType_t ct = (cublasComputeType_t)g->compute;
+  /* the scale type of each compute type, as cublasGemmEx takes alpha and beta */
+  const int cplx = dt == CUDA_C_32F || dt == CUDA_C_64F;
+  const cudaDataType_t scale = ct == CUBLAS_COMPUTE_64F ? (cplx ? CUDA_C_64F : CUDA_R_64F)
+                                                        : (cplx ? CUDA_C_32F : CUDA_R_32F);
+  const cublasOperation_t oa = (cublasOperation_t)g->op_a, ob = (cublasOperation_t)g->op_b;
+  cublasLtMatmulPreference_t pref = NULL;
+  cublasLtMatmulHeuristicResult_t res;
+  int returned = 0;
+  const size_t ws = 0;
+  const uint32_t a0 = al[0], a1 = al[1], a2 = al[2];
+  nd_status st = ND_CUBLAS(cublasLtMatmulDescCreate(&p->op, ct, scale));
+  if (st == ND_OK) st = ND_CUBLAS(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &oa, sizeof oa));
+  if (st == ND_OK) st = ND_CUBLAS(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &ob, sizeof ob));
+  /* stored shapes: op(A) is m x k, op(B) k x n, C m x n (column-major) */
+  if (st == ND_OK)
+    st = ND_CUBLAS(cublasLtMatrixLayoutCreate(&p->la, dt, oa == CUBLAS_OP_N ? (uint64_t)g->m : (uint64_t)g->k,
+                                              oa == CUBLAS_OP_N ? (uint64_t)g->k : (uint64_t)g->m, g->lda));
+  if (st == ND_OK)
+    st = ND_CUBLAS(cublasLtMatrixLayoutCreate(&p->lb, dt, ob == CUBLAS_OP_N ? (uint64_t)g->k : (uint64_t)g->n,
+                                              ob == CUBLAS_OP_N ? (uint64_t)g->n : (uint64_t)g->k, g->ldb));
+  if (st == ND_OK) st = ND_CUBLAS(cublasLtMatrixLayoutCreate(&p->lc, dt, (uint64_t)g->m, (uint64_t)g->n, g->ldc));
+  if (st == ND_OK) st = ND_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
+  /* no workspace; the operands' own alignments (cublasLt assumes 256 bytes otherwise) */
+  const struct {
+    cublasLtMatmulPreferenceAttributes_t attr;
+    const void *v;
+    size_t size;
+  } prefs[] = {{CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws},
+               {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &a0, sizeof a0},
+               {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &a1, sizeof a1},
+               {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &a2, sizeof a2},
+               {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &a2, sizeof a2}};
+  for (size_t i = 0; i < sizeof prefs / sizeof prefs[0] && st == ND_OK; i++)
+    st = ND_CUBLAS(cublasLtMatmulPreferenceSetAttribute(pref, prefs[i].attr, prefs[i].v, prefs[i].size));
+  if (st == ND_OK) {
+    /* no algorithm is not an error: the caller takes cublasGemmEx */
+    const cublasStatus_t e = cublasLtMatmulAlgoGetHeuristic(lt, p->op, p->la, p->lb, p->lc, p->lc, pref, 1, &res,
+                                                            &returned);
+    if (e != CUBLAS_STATUS_SUCCESS && e != CUBLAS_STATUS_NOT_SUPPORTED) st = ND_CUBLAS(e);
+  }
+  if (pref) (void)cublasLtMatmulPreferenceDestroy(pref);
+  *found = st == ND_OK && returned > 0;
+  if (!*found) {
+    nd__lt_plan_drop(p);
+    return st == ND_OK ? ND_OK : nd__error_context(st, fn);
+  }
+  p->algo = res.algo;
+  p->used = 1;
+  p->device = device;
+  p->key = *g;
+  p->key.alpha = p->key.beta = p->key.a = p->key.b = NULL;
+  p->key.c = NULL;
+  memcpy(p->align, al, sizeof p->align);
+  return ND_OK;
+}
+
+nd_status nd__gemm_lt(const char *fn, nd_stream *s, void *handle, const nd__lt_gemm *g, int *done) {
+  *done = 0;
+  if (nd__lt_self == NULL) {
+    (void)pthread_once(&nd__lt_once, nd__lt_make_key);
+    nd__lt_cache *c = calloc(1, sizeof *c);
+    if (c == NULL) return ND_OK; /* no host memory for a plan: cublasGemmEx needs none */
+    (void)pthread_setspecific(nd__lt_key, c);
+    nd__lt_self = c;
+  }
+  nd__lt_cache *c = nd__lt_self;
+  const unsigned al[3] = {nd__lt_align(g->a), nd__lt_align(g->b), nd__lt_align(g->c)};
+  nd__lt_plan *p = NULL, *victim = &c->plan[0];
+  for (int i = 0; i < ND__LT_PLANS; i++) {
+    nd__lt_plan *q = &c->plan[i];
+    if (nd__lt_same(q, s->device, g, al)) {
+      p = q;
+      break;
+    }
+    if (!q->used || (victim->used && q->stamp < victim->stamp)) victim = q;
+  }
+  cublasLtHandle_t lt = (cublasLtHandle_t)handle;
+  if (p == NULL) {
+    nd__lt_plan_drop(victim);
+    int found = 0;
+    ND_TRY(nd__lt_plan_make(fn, lt, victim, s->device, g, al, &found));
+    if (!found) return ND_OK;
+    p = victim;
+  }
+  p->stamp = ++c->clock;
+  nd_status st = ND_CUBLAS(cublasLtMatmul(lt, p->op, g->alpha, g->a, p->la, g->b, p->lb, g->beta, g->c, p->lc, g->c,
+                                          p->lc, &p->algo, NULL, 0, (cudaStream_t)s->cu));
+  if (st != ND_OK) return nd__error_context(st, fn);
+  *done = 1;
+  return ND_OK;
 }

@@ -103,6 +103,19 @@ nd_status nd__einsum_parse(const char *fn, const char *subscripts, int nops, con
 nd_status nd__cublas_for(const char *fn, nd_stream *s, void **handle);
 nd_status nd__cusolver_for(const char *fn, nd_stream *s, void **handle);
 
+/* One column-major product C (m x n, ldc) = alpha op_a(A) op_b(B) + beta C through cublasLt with
+ * a plan (descriptors and the heuristic's algorithm) cached per thread and device for this
+ * shape, types and the operands' alignments, no workspace; on the stream of the handle from
+ * nd__cublas_for. data and compute are a cudaDataType and a cublasComputeType_t; op_a / op_b a
+ * cublasOperation_t. *done = 0 (nothing launched) where cublasLt offers no algorithm. */
+typedef struct nd__lt_gemm {
+  int data, compute, op_a, op_b;
+  int64_t m, n, k, lda, ldb, ldc;
+  const void *alpha, *a, *b, *beta;
+  void *c;
+} nd__lt_gemm;
+nd_status nd__gemm_lt(const char *fn, nd_stream *s, void *handle, const nd__lt_gemm *g, int *done);
+
 /* A device scratch allocation on stream s (stream ordered; release with nd__buffer_release,
  * which frees in stream order). */
 nd_status nd__linalg_scratch(const char *fn, nd_stream *s, int64_t nbytes, nd__buffer **out);

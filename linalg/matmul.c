@@ -5,9 +5,11 @@
  * transpose flag says whether its matrices are row-major (unit column stride: no transpose of
  * the buffer needed) or column-major (unit row stride: transposed). No operand is copied
  * unless its matrices have no unit stride at all. One matrix goes through cublasGemmEx (the
- * call CuPy makes), a batch through cublasGemmStridedBatchedEx with the operands' batch
- * strides (0 broadcasts a matrix across the batch). float32 uses CUBLAS_COMPUTE_32F, i.e. no
- * TF32, unless TF32 was asked for. */
+ * call CuPy makes), or, for a small one (m n k <= ND__LT_MAX_FLOPS), through cublasLt with a
+ * plan cached per shape (linalg/handles.c: cublasGemmEx picks its algorithm on every call, host
+ * time that shows when the product itself takes a few microseconds); a batch through
+ * cublasGemmStridedBatchedEx with the operands' batch strides (0 broadcasts a matrix across the
+ * batch). float32 uses CUBLAS_COMPUTE_32F, i.e. no TF32, unless TF32 was asked for. */
 #include <limits.h>
 #include <string.h>
 
@@ -17,6 +19,9 @@
 #include "linalg/kernels.h"
 #include "linalg/products.h"
 #include "src/api_scope.h"
+
+/* m n k up to 512^3: where a product's host time is comparable to its device time. */
+#define ND__LT_MAX_FLOPS 134217728.0
 
 static void *nd__ptr(const nd_array *a) { return (char *)a->buf->ptr + a->offset; }
 
@@ -186,11 +191,20 @@ nd_status nd__matmul_into(const char *fn, const nd_array *a, const nd_array *b, 
     begun = 1;
     /* column-major: C^T (n x m) = op(B buffer) (n x k) * op(A buffer) (k x m) */
     cublasOperation_t opb = bcol ? CUBLAS_OP_T : CUBLAS_OP_N, opa = acol ? CUBLAS_OP_T : CUBLAS_OP_N;
-    if (batch == 1) {
+    int done = 0;
+    if (batch == 1 && (double)m * (double)n * (double)k <= ND__LT_MAX_FLOPS) {
+      /* a small product: a cached cublasLt plan instead of cublasGemmEx's choice on every call */
+      const nd__lt_gemm lg = {(int)gt.data, (int)gt.compute, (int)opb, (int)opa, n, m, k, ldb, lda, ldc,
+                              gt.one, nd__ptr(bk), nd__ptr(ak), gt.zero, nd__ptr(ck)};
+      st = nd__gemm_lt(fn, s, h, &lg, &done);
+    }
+    if (st == ND_OK && done) {
+      /* launched */
+    } else if (st == ND_OK && batch == 1) {
       st = ND_CUBLAS(cublasGemmEx(h, opb, opa, (int)n, (int)m, (int)k, gt.one, nd__ptr(bk), gt.data, (int)ldb,
                                   nd__ptr(ak), gt.data, (int)lda, gt.zero, nd__ptr(ck), gt.data, (int)ldc,
                                   gt.compute, CUBLAS_GEMM_DEFAULT));
-    } else {
+    } else if (st == ND_OK) {
       st = ND_CUBLAS(cublasGemmStridedBatchedEx(h, opb, opa, (int)n, (int)m, (int)k, gt.one, nd__ptr(bk), gt.data,
                                                 (int)ldb, (long long)eb[0], nd__ptr(ak), gt.data, (int)lda,
                                                 (long long)ea[0], gt.zero, nd__ptr(ck), gt.data, (int)ldc,

@@ -1447,6 +1447,58 @@ START_TEST(test_matmul_layouts) {
 }
 END_TEST
 
+/* Single small products (cublasLt with a plan per shape, linalg/handles.c): more shapes than the
+ * 16 plans a thread keeps, each twice (plans made, found, replaced), with operands at offsets
+ * that are not 16-byte aligned, odd leading dimensions and transposed (column-major) views. */
+static void check_plan_product(nd_dtype dt, int64_t m, int64_t k, int64_t n, int shift, int trans) {
+  const int cx = is_complex(dt);
+  dc *ha = rand_vals((m + 1) * (k + 1), cx), *hb = rand_vals((k + 1) * (n + 1), cx);
+  /* a: rows of k + 1 (trans: a (k, m + 1) block transposed), from element `shift` */
+  nd_array *a0 = trans ? upload(ha, 2, SHAPE(k, m + 1), dt) : upload(ha, 2, SHAPE(m, k + 1), dt);
+  nd_array *b0 = upload(hb, 2, SHAPE(k, n + 1), dt), *a1 = NULL, *a = NULL, *b = NULL, *c = NULL;
+  nd_slice sa[2] = {ND_SLICE_ALL, {shift, trans ? shift + m : shift + k, 1}};
+  ND_ASSERT_OK(nd_array_slice(a0, 2, sa, &a1));
+  if (trans) ND_ASSERT_OK(nd_array_swapaxes(a1, 0, 1, &a));
+  else a = nd_array_retain(a1);
+  nd_slice sb[2] = {ND_SLICE_ALL, {1 - shift, 1 - shift + n, 1}};
+  ND_ASSERT_OK(nd_array_slice(b0, 2, sb, &b));
+  ND_ASSERT_OK(nd_matmul(a, b, &c));
+  assert_shape(c, 2, SHAPE(m, n));
+  dc *A = fetch(a), *B = fetch(b), *C = fetch(c), *t = malloc((size_t)(m * n) * sizeof(dc));
+  hmatmul(A, B, t, m, k, n);
+  const double tol = (is_single(dt) ? 1e-5 : 1e-12) * (double)k;
+  for (int64_t e = 0; e < m * n; e++)
+    ck_assert_msg(cabs(C[e] - t[e]) <= tol, "product %s (%lld, %lld, %lld) shift %d trans %d: element %lld off by %g",
+                  nd_dtype_name(dt), (long long)m, (long long)k, (long long)n, shift, trans, (long long)e,
+                  cabs(C[e] - t[e]));
+  free(A);
+  free(B);
+  free(C);
+  free(t);
+  free(ha);
+  free(hb);
+  nd_array_release(a0);
+  nd_array_release(b0);
+  nd_array_release(a1);
+  nd_array_release(a);
+  nd_array_release(b);
+  nd_array_release(c);
+}
+
+START_TEST(test_matmul_plans) {
+  for (int d = 0; d < 4; d++)
+    for (int round = 0; round < 2; round++)
+      for (int i = 0; i < 20; i++) {
+        const int64_t m = 1 + 7 * i % 37, k = 1 + 11 * i % 41, n = 1 + 5 * i % 29;
+        check_plan_product(FLOATS[d], m, k, n, i & 1, (i >> 1) & 1);
+      }
+  /* one shape at two alignments, and one above the plans' size limit (cublasGemmEx) */
+  check_plan_product(ND_FLOAT32, 64, 64, 64, 0, 0);
+  check_plan_product(ND_FLOAT32, 64, 64, 64, 1, 0);
+  check_plan_product(ND_FLOAT32, 600, 520, 530, 1, 1);
+}
+END_TEST
+
 START_TEST(test_products_family) {
   dc ha[6] = {1, 2, 3, 4, 5, 6}, hb[6] = {1 + 1 * I, 2, 0, -1, 3 - 2 * I, 1}, hv[3] = {1, -2, 0.5};
   nd_array *a = upload(ha, 2, SHAPE(2, 3), ND_FLOAT64), *b = upload(hb, 2, SHAPE(2, 3), ND_COMPLEX128);
@@ -2225,6 +2277,7 @@ static Suite *suite(void) {
   TCase *tp = tcase_create("products");
   tcase_add_test(tp, test_matmul);
   tcase_add_test(tp, test_matmul_layouts);
+  tcase_add_test(tp, test_matmul_plans);
   tcase_add_test(tp, test_products_family);
   tcase_add_test(tp, test_matrix_power);
   suite_add_tcase(s, tp);
