@@ -369,6 +369,8 @@ static int setup_solve_gj(bench_ctx *ctx, bench_state *st, int64_t batch, int64_
   ((la_data *)st->p)->generic = generic;
   return 0;
 }
+/* the rows of those cases in the table below */
+#define GJ_SOLVE_ROW(name, setup) {name, setup, run_solve_unchecked, check_solve, la_teardown, NULL}
 #define GJ_SOLVE_SETUP(name, batch, n, dt, generic) \
   static int name(bench_ctx *ctx, bench_state *st) { return setup_solve_gj(ctx, st, batch, n, dt, generic); }
 GJ_SOLVE_SETUP(setup_gjs_tiny8, 100000, 8, ND_FLOAT32, 0)
@@ -658,26 +660,16 @@ const bench_case bench_linalg_cases[] = {
     {"linalg.gj_lookahead_1000x128x128_f32_vendor", setup_gj_la128_vendor, run_inv, check_inv, la_teardown, NULL},
     {"linalg.gj_lookahead_200x128x128_f64", setup_gj_la128d,           run_inv, check_inv, la_teardown, NULL},
     {"linalg.gj_lookahead_200x128x128_f64_vendor", setup_gj_la128d_vendor, run_inv, check_inv, la_teardown, NULL},
-    {"linalg.gj_tiny_solve_100000x8x8_f32", setup_gjs_tiny8,
-     run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.gj_tiny_solve_100000x8x8_f32_small", setup_gjs_tiny8_small,
-     run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.gj_tiny_solve_100000x4x4_f64", setup_gjs_tiny4d,
-     run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.gj_tiny_solve_100000x4x4_f64_small", setup_gjs_tiny4d_small,
-     run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.gj_warp_solve_10000x32x32_f32", setup_gjs_warp32,
-     run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.gj_warp_solve_10000x32x32_f32_small", setup_gjs_warp32_small,
-     run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.gj_tc_solve_10000x32x32_f64", setup_gjs_tc32,
-     run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.gj_tc_solve_10000x32x32_f64_small", setup_gjs_tc32_small,
-     run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.gj_lookahead_solve_1000x128x128_f32", setup_gjs_la128,
-     run_solve_unchecked, check_solve, la_teardown, NULL},
-    {"linalg.gj_lookahead_solve_1000x128x128_f32_vendor", setup_gjs_la128_vendor,
-     run_solve_unchecked, check_solve, la_teardown, NULL},
+    GJ_SOLVE_ROW("linalg.gj_tiny_solve_100000x8x8_f32", setup_gjs_tiny8),
+    GJ_SOLVE_ROW("linalg.gj_tiny_solve_100000x8x8_f32_small", setup_gjs_tiny8_small),
+    GJ_SOLVE_ROW("linalg.gj_tiny_solve_100000x4x4_f64", setup_gjs_tiny4d),
+    GJ_SOLVE_ROW("linalg.gj_tiny_solve_100000x4x4_f64_small", setup_gjs_tiny4d_small),
+    GJ_SOLVE_ROW("linalg.gj_warp_solve_10000x32x32_f32", setup_gjs_warp32),
+    GJ_SOLVE_ROW("linalg.gj_warp_solve_10000x32x32_f32_small", setup_gjs_warp32_small),
+    GJ_SOLVE_ROW("linalg.gj_tc_solve_10000x32x32_f64", setup_gjs_tc32),
+    GJ_SOLVE_ROW("linalg.gj_tc_solve_10000x32x32_f64_small", setup_gjs_tc32_small),
+    GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32", setup_gjs_la128),
+    GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32_vendor", setup_gjs_la128_vendor),
     {"linalg.inv_4096_f64",           setup_inv_4096,   NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_4096_f64_unchecked", setup_inv_4096u,  NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_1024_f32",           setup_inv_1024s,  NULL,       check_inv,    la_teardown, measure_inv_big},
