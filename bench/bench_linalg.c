@@ -477,11 +477,15 @@ static double *la_download_f64(bench_ctx *ctx, const nd_array *a) {
     return NULL;
   }
   nd_array *a64 = NULL; /* a float64 copy of any other dtype */
+  const char *what = "nd_array_astype";
   nd_status s = nd_array_dtype(a) == ND_FLOAT64 ? ND_OK : nd_array_astype(a, ND_FLOAT64, &a64);
-  if (s == ND_OK) s = nd_array_to_host(a64 ? a64 : a, h, (size_t)n * sizeof *h);
+  if (s == ND_OK) {
+    what = "nd_array_to_host";
+    s = nd_array_to_host(a64 ? a64 : a, h, (size_t)n * sizeof *h);
+  }
   nd_array_release(a64);
   if (s != ND_OK) {
-    bench_fail_nd(ctx, s, "nd_array_to_host", __FILE__, __LINE__);
+    bench_fail_nd(ctx, s, what, __FILE__, __LINE__);
     free(h);
     return NULL;
   }

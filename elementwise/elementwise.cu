@@ -74,8 +74,9 @@ unsigned vec_grid(const nd_kufunc *c, const sizes &z) {
   const int nd = L.ndim;
   const int64_t rows = nd == 2 ? L.shape[0] : 1, cols = nd >= 1 ? L.shape[nd - 1] : 1;
   const int64_t units = rows * vec_units_per_row(cols, z.v, (int64_t)ND_K_THREADS * z.unroll);
-  const int64_t tail = rows * (cols % z.v);
-  const int64_t want = units > (tail + ND_K_THREADS - 1) / ND_K_THREADS ? units : (tail + ND_K_THREADS - 1) / ND_K_THREADS;
+  /* the rows' last cols % V elements, one thread each, after the units */
+  const int64_t tail_blocks = (rows * (cols % z.v) + ND_K_THREADS - 1) / ND_K_THREADS;
+  const int64_t want = units > tail_blocks ? units : tail_blocks;
   /* One block per unit, as many as the work needs (up to the grid limit, past which blocks
    * take several units): the hardware scheduler hands each unit to whichever resident slot
    * frees first. With a grid of resident blocks striding over the whole array, every block

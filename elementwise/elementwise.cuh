@@ -419,7 +419,7 @@ __global__ void __launch_bounds__(ND_K_THREADS) k_vec(vec_args<Op::nin> a, nd_kp
  * elements (every input contiguous, none a scalar): thread j takes float4 j of each input (a
  * grid-stride loop, run once unless the grid limit is reached), block 0's first tail threads
  * the last n % 4 elements. In place is fine: each vector is loaded before it is stored, by the
- * same thread. For one input flat_in<1> is passed as a bare pointer. */
+ * same thread. The inputs' pointers travel in one struct, flat_in<N>. */
 template <int N>
 struct flat_in {
   const float4 *p[N];

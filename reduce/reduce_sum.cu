@@ -29,17 +29,19 @@ struct RowOffset {
 /* Plain float32/float64 sums over long contiguous rows, enough rows to fill the device (the
  * plan's block-per-row case without splits), into a contiguous output of the input's dtype:
  * CUB's segmented sum, one block per row (what CuPy calls). */
-bool plain_float_sum(const nd_kreduce *P, bool plain) {
+/* The item size (4 or 8) of a plain float32/float64 sum over contiguous rows into the input's
+ * dtype, the CUB calls' common condition; 0 for any other reduction. */
+int64_t plain_float_sum_size(const nd_kreduce *P, bool plain) {
   const int dt = P->in_dtype;
-  return plain && (dt == ND_FLOAT32 || dt == ND_FLOAT64) && !(P->flags & ND_KRF_MEAN) &&
-         P->acc == (dt == ND_FLOAT32 ? ND_KA_F32 : ND_KA_F64) && P->out_dtype == dt && P->res_dtype == dt &&
-         P->mode == ND_KRM_ROWS && P->lanes == 256 && P->rcontig;
+  const bool ok = plain && (dt == ND_FLOAT32 || dt == ND_FLOAT64) && !(P->flags & ND_KRF_MEAN) &&
+                  P->acc == (dt == ND_FLOAT32 ? ND_KA_F32 : ND_KA_F64) && P->out_dtype == dt && P->res_dtype == dt &&
+                  P->mode == ND_KRM_ROWS && P->lanes == 256 && P->rcontig;
+  return ok ? (dt == ND_FLOAT32 ? 4 : 8) : 0;
 }
 
 bool rows_by_cub(const nd_kreduce *P, bool plain) {
-  const int64_t isz = P->in_dtype == ND_FLOAT32 ? 4 : 8;
-  return plain_float_sum(P, plain) && P->splits == 1 && P->nk == 1 && P->kin[0] > 0 && P->kin[0] % isz == 0 &&
-         P->kout[0] == isz;
+  const int64_t isz = plain_float_sum_size(P, plain);
+  return isz > 0 && P->splits == 1 && P->nk == 1 && P->kin[0] > 0 && P->kin[0] % isz == 0 && P->kout[0] == isz;
 }
 
 /* One contiguous row (a whole array, or all of its axes) of a plain float32/float64 sum, larger
@@ -48,9 +50,8 @@ bool rows_by_cub(const nd_kreduce *P, bool plain) {
  * H100 and the H200 (bench/RESULTS.md, 2026-11-27 14:59-15:08); smaller rows keep the split
  * kernel, which the size sweep has ahead of CuPy's call of CUB up to 2^22 elements. */
 bool whole_by_cub(const nd_kreduce *P, bool plain) {
-  const int64_t isz = P->in_dtype == ND_FLOAT32 ? 4 : 8;
-  return plain_float_sum(P, plain) && P->M == 1 && P->l2_bytes > 0 && P->K <= INT_MAX &&
-         P->K * isz > P->l2_bytes;
+  const int64_t isz = plain_float_sum_size(P, plain);
+  return isz > 0 && P->M == 1 && P->l2_bytes > 0 && P->K <= INT_MAX && P->K * isz > P->l2_bytes;
 }
 
 /* The workspace protocol of nd_k_reduce over a CUB call f(temp, bytes): with wsb, the bytes f

@@ -117,7 +117,8 @@ template <class T>
 cudaError_t run_real(const void *in, void *out, int prod, int64_t rows, int64_t n, void *temp,
                      size_t *bytes, cudaStream_t st) {
   if (prod) return run_op<T>(in, out, ScanOp<T>{prod}, rows, n, temp, bytes, st);
-  if (rows == 1 && n <= (int64_t)UINT32_MAX) return scan_row32<T>((const T *)in, (T *)out, (uint32_t)n, temp, bytes, st);
+  if (rows == 1 && n <= (int64_t)UINT32_MAX)
+    return scan_row32<T>((const T *)in, (T *)out, (uint32_t)n, temp, bytes, st);
   return run_op<T>(in, out, cuda::std::plus<T>(), rows, n, temp, bytes, st);
 }
 
