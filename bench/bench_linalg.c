@@ -47,7 +47,7 @@
  *   library's bench hook nd__gj_set_generic (linalg/gj_plan.h): the case without a suffix runs
  *   the normal plan, _small / _warp / _vendor leave the variant's rows out of the plan so that
  *   the next row takes its orders, _noprefetch runs the tensor-core kernel without its
- *   prefetch. A variant stays only where its neighbour takes 15% longer or more on both the
+ *   prefetch, _stage the lookahead kernel's solve through its inverse (ND__GJ_PLAIN). A variant stays only where its neighbour takes 15% longer or more on both the
  *   H100 and the H200: `--filter linalg.gj_` times all of them (linalg/TUNING.md).
  *
  * A result over its bound fails the case. Flop counts: 2 n^3 per inverse (getrf + getri),
@@ -383,6 +383,9 @@ GJ_SOLVE_SETUP(setup_gjs_tc32, 10000, 32, ND_FLOAT64, 0)
 GJ_SOLVE_SETUP(setup_gjs_tc32_small, 10000, 32, ND_FLOAT64, GJ_OFF(TC) | GJ_OFF(WARP))
 GJ_SOLVE_SETUP(setup_gjs_la128, 1000, 128, ND_FLOAT32, 0)
 GJ_SOLVE_SETUP(setup_gjs_la128_vendor, 1000, 128, ND_FLOAT32, GJ_OFF(MEDIUM))
+GJ_SOLVE_SETUP(setup_gjs_la128_stage, 1000, 128, ND_FLOAT32, ND__GJ_PLAIN)
+GJ_SOLVE_SETUP(setup_gjs_la128d, 200, 128, ND_FLOAT64, 0)
+GJ_SOLVE_SETUP(setup_gjs_la128d_stage, 200, 128, ND_FLOAT64, ND__GJ_PLAIN)
 
 static int setup_matmul(bench_ctx *ctx, bench_state *st, nd_dtype dt, int64_t n) {
   la_data *d = la_new(ctx, st, LA_MATMUL, dt);
@@ -674,6 +677,9 @@ const bench_case bench_linalg_cases[] = {
     GJ_SOLVE_ROW("linalg.gj_tc_solve_10000x32x32_f64_small", setup_gjs_tc32_small),
     GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32", setup_gjs_la128),
     GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32_vendor", setup_gjs_la128_vendor),
+    GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32_stage", setup_gjs_la128_stage),
+    GJ_SOLVE_ROW("linalg.gj_lookahead_solve_200x128x128_f64", setup_gjs_la128d),
+    GJ_SOLVE_ROW("linalg.gj_lookahead_solve_200x128x128_f64_stage", setup_gjs_la128d_stage),
     {"linalg.inv_4096_f64",           setup_inv_4096,   NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_4096_f64_unchecked", setup_inv_4096u,  NULL,       check_inv,    la_teardown, measure_inv_big},
     {"linalg.inv_1024_f32",           setup_inv_1024s,  NULL,       check_inv,    la_teardown, measure_inv_big},

@@ -504,10 +504,34 @@ __global__ void __launch_bounds__((TN / RT) * (TN / CT), MINB) k_gjb_sync(nd_lk_
  * The row -> step map is double-buffered like the panels: the panel warp factors panel q + 1
  * while the update threads read the map to post panel q's pivot rows, so panel q's steps go
  * to map q & 1, which panel q + 2 (the next writer of that map) only touches after update q. */
+/* In solve mode with nrhs <= TN (carry), b is carried through the elimination instead of
+ * forming the inverse: the panel warp applies each panel's transform to b (kept in the stage,
+ * column c at s_b[c * TN + row]) after posting W, and x[k] = b[p_k] at the end. The columns of
+ * panel q are then dead once it is factored, and a tile column is needed only until it is
+ * posted as a panel (the panel warp brings panel q + 1 up to date itself): the update threads
+ * are numbered column-tile-major in this instance, so that a warp holds two tile columns, and a
+ * warp leaves the panel loop when none of its columns will be posted again (about half the
+ * update work; the barriers count the warps still in it, nd_gjb_la_active). */
+template <int TN, int RT>
+__device__ __forceinline__ bool nd_gjb_la_needed(int w, int q, int np) {
+  constexpr int NR = TN / RT;
+  const int lo = max((32 * w) / NR, q + 2), hi = min((32 * w + 31) / NR, np - 1);
+  return lo <= hi;
+}
+template <int TN, int RT>
+__device__ __forceinline__ int nd_gjb_la_active(int q, int np) {
+  constexpr int NW = (TN / RT) * (TN / RT) / 32;
+  int c = 0;
+#pragma unroll
+  for (int w = 0; w < NW; w++) c += nd_gjb_la_needed<TN, RT>(w, q, np);
+  return c;
+}
+
 template <typename T, int TN, int RT, int MINB, bool SOLVE>
 __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_lk_gj p) {
   constexpr int B = RT, CT = RT, NC = TN / CT, NU = NC * NC, NT = NU + 32, RP = TN / 32;
   constexpr int V = 16 / (int)sizeof(T);
+  static_assert(NU % 32 == 0, "whole update warps");
   extern __shared__ __align__(16) unsigned char nd_smem[];
   T *s_stage = (T *)nd_smem;
   T *s_pan = s_stage + TN * TN;  /* [2][TN][B] */
@@ -518,10 +542,13 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
   const int tid = threadIdx.x, lane = tid & 31;
   const int n = p.n, np = (n + B - 1) / B;
   const bool detmode = p.mode == ND_LK_DET || p.mode == ND_LK_SLOGDET;
+  const bool carry = SOLVE && p.nrhs <= TN && !p.plain;
+  T *s_b = s_stage; /* carry: b, column c at s_b[c * TN + row] */
 
   for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
     if (tid < NU) {
-      const int ry = tid / NC, cx = tid % NC;
+      const int ry = SOLVE ? tid % NC : tid / NC, cx = SOLVE ? tid / NC : tid % NC;
+      const int w_upd = tid >> 5;
       for (int r = tid; r < 2 * TN; r += NU) s_step[r] = -1;
       T w[RT][CT];
       nd_gjb_load<T, TN, RT, CT>(w, p, b, ry, cx);
@@ -534,13 +561,15 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
       nd_bar_arrive(1, NT);
       if (np > 1) nd_bar_arrive(2, NT);
       for (int q = 0; q < np; q++) {
+        if (carry && !nd_gjb_la_needed<TN, RT>(w_upd, q, np)) break; /* warp-uniform */
+        const int nu = carry ? 32 * nd_gjb_la_active<TN, RT>(q, np) : NU;
         const T *wt = s_wt + (q & 1) * B * TN;
-        nd_bar_sync(3 + (q & 1), NT);
+        nd_bar_sync(3 + (q & 1), nu + 32);
         int st[RT];
         nd_gjb_post<T, TN, RT, CT, B>(w, st, s_step + (q & 1) * TN, s_prow, q * B, ry, cx);
-        nd_bar_sync(5, NU);
+        nd_bar_sync(5, nu);
         nd_gjb_update<T, TN, RT, CT, B>(w, st, wt, s_prow, ry, cx);
-        if (cx == q) nd_gjb_take_w<T, TN, RT, CT, B>(w, wt, ry, 0);
+        if (!carry && cx == q) nd_gjb_take_w<T, TN, RT, CT, B>(w, wt, ry, 0);
         if (q + 2 < np) {
           if (cx == q + 2) {
 #pragma unroll
@@ -549,18 +578,28 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
               for (int v = 0; v < CT / V; v++)
                 nd_st16(s_pan + (q & 1) * TN * B + (RT * ry + i) * B + v * V, &w[i][v * V]);
           }
-          nd_bar_arrive(1 + (q & 1), NT);
+          nd_bar_arrive(1 + (q & 1), nu + 32);
         }
       }
-      if (SOLVE || p.mode == ND_LK_INV) nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx, s_step + TN);
+      if (!carry && (SOLVE || p.mode == ND_LK_INV))
+        nd_gjb_stage<T, TN, RT, CT>(w, s_stage, s_perm, s_step, n, ry, cx, s_step + TN);
     } else {
       nd_gjb_piv<T> ps;
       nd_gjb_piv_init<T, TN>(ps, n, lane);
       int piv[B];
       unsigned pivm = 0;
+      if (carry) {
+        const T *Bm = (const T *)p.b.data + b * p.b.bs;
+        for (int c = 0; c < (int)p.nrhs; c++)
+#pragma unroll
+          for (int r = 0; r < RP; r++) {
+            const int row = lane + 32 * r;
+            s_b[c * TN + row] = row < n ? Bm[row * p.b.rs + c * p.b.cs] : nd_zero<T>();
+          }
+      }
       for (int q = 0; q < np; q++) {
         const T *pan = s_pan + (q & 1) * TN * B;
-        nd_bar_sync(1 + (q & 1), NT);
+        nd_bar_sync(1 + (q & 1), (q < 2 || !carry) ? NT : 32 * nd_gjb_la_active<TN, RT>(q - 2, np) + 32);
         /* panel q as of update q - 2 (posted by its owners), brought up to date with panel q - 1 */
         T pn[RP][B];
 #pragma unroll
@@ -588,13 +627,46 @@ __global__ void __launch_bounds__((TN / RT) * (TN / RT) + 32, MINB) k_gjb_la(nd_
         }
         nd_gjb_factor<T, TN, B>(pn, ps, piv, pivm, q * B, n, detmode, lane, s_wt + (q & 1) * B * TN, s_perm,
                                 s_step + (q & 1) * TN);
-        nd_bar_arrive(3 + (q & 1), NT);
+        if (!carry) {
+          nd_bar_arrive(3 + (q & 1), NT);
+        } else {
+          const int nu = 32 * nd_gjb_la_active<TN, RT>(q, np);
+          if (nu > 0) nd_bar_arrive(3 + (q & 1), nu + 32);
+          /* b's rows <- the panel's transform, as the update threads' columns:
+           * b[r] = (r a pivot row ? 0 : b[r]) + sum_t W[r][t] * b[p_t] */
+          for (int c = 0; c < (int)p.nrhs; c++) {
+            T bp[B], nb[RP];
+#pragma unroll
+            for (int t = 0; t < B; t++) bp[t] = s_b[c * TN + piv[t]];
+#pragma unroll
+            for (int r = 0; r < RP; r++) {
+              T v = ((pivm >> r) & 1u) ? nd_zero<T>() : s_b[c * TN + lane + 32 * r];
+#pragma unroll
+              for (int t = 0; t < B; t++) v = v + pn[r][t] * bp[t];
+              nb[r] = v;
+            }
+            __syncwarp();
+#pragma unroll
+            for (int r = 0; r < RP; r++) s_b[c * TN + lane + 32 * r] = nb[r];
+            __syncwarp();
+          }
+        }
       }
       if (lane == 0) nd_gjb_results<T>(p, b, ps);
     }
     __syncthreads();
-    if constexpr (SOLVE) nd_stage_solve<T>(p, b, s_stage, TN, tid, NT); /* x = inverse @ b */
-    else if (p.mode == ND_LK_INV) nd_gjb_store<T, TN>(p, b, s_stage, tid, NT);
+    if (carry) { /* x[k] = b[p_k] */
+      T *X = (T *)p.x.data + b * p.x.bs;
+      for (int64_t e = tid; e < (int64_t)n * p.nrhs; e += NT) {
+        const int c = (int)(e / n), k = (int)(e - (int64_t)c * n);
+        X[k * p.x.rs + c * p.x.cs] = s_b[c * TN + s_perm[k]];
+      }
+    } else if constexpr (SOLVE) {
+      nd_stage_solve<T>(p, b, s_stage, TN, tid, NT); /* x = inverse @ b */
+    } else if (p.mode == ND_LK_INV) {
+      nd_gjb_store<T, TN>(p, b, s_stage, tid, NT);
+    }
+    if (carry) __syncthreads(); /* s_b and s_perm read before the panel warp's next matrix */
   }
 }
 

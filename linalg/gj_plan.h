@@ -43,8 +43,9 @@ nd__gj_route nd__gj_plan(int mode, nd_dtype dt, int n, int cc_major);
 
 /* Bits of nd__gj_set_generic's mask. ND__GJ_SKIP(route) leaves that route's rows out of the
  * plan, so that their orders take the row below (the generic neighbour the variant is measured
- * against). ND__GJ_PLAIN asks for the plain form of the one trick kept inside a kernel:
- * nd_lk_inv_tc without its L2 prefetch of a later warp's matrix. */
+ * against). ND__GJ_PLAIN asks for the plain form of the tricks kept inside a kernel:
+ * nd_lk_inv_tc without its L2 prefetch of a later warp's matrix, and the lookahead kernel's
+ * solve through its inverse's stage instead of b carried through the elimination. */
 #define ND__GJ_SKIP(route) (1u << (unsigned)(route))
 #define ND__GJ_PLAIN (1u << 16)
 

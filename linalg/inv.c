@@ -704,6 +704,7 @@ nd_status nd_linalg_solve_ex(const nd_array *a, const nd_array *b, unsigned flag
         g.x.cs = 1;
         g.info = f.info ? (int *)nd__data(f.info) : NULL;
         g.first = f.first ? (unsigned long long *)f.first->ptr : NULL;
+        g.plain = (nd__gj_generic() & ND__GJ_PLAIN) != 0;
         if (g.first) st = nd_lk_first_reset(g.first, s->cu);
         if (st == ND_OK) {
           switch (sroute) {

@@ -21,7 +21,7 @@ typedef struct nd_lk_mat {
 
 enum nd_lk_gj_mode {
   ND_LK_INV = 0,    /* x = inverse (n x n) */
-  ND_LK_SOLVE = 1,  /* x = inverse(a) @ b (n x nrhs), n <= 32: the tiny, one-warp and small kernels */
+  ND_LK_SOLVE = 1,  /* x = inverse(a) @ b (n x nrhs) */
   ND_LK_DET = 2,    /* det[b] = determinant */
   ND_LK_SLOGDET = 3 /* det[b] = sign (dtype), logdet[b] = log|det| (real dtype) */
 };
@@ -38,8 +38,8 @@ typedef struct nd_lk_gj {
   void *logdet; /* contiguous, batch elements of the real dtype */
   int *info;    /* contiguous per matrix: 0 or the 1-based index of the first zero pivot; may be NULL */
   unsigned long long *first; /* atomicMin of failing batch indices; may be NULL */
-  int plain; /* nonzero: nd_lk_inv_tc without its prefetch, for comparisons only
-              * (ND__GJ_PLAIN in linalg/gj_plan.h) */
+  int plain; /* nonzero, for comparisons only (ND__GJ_PLAIN in linalg/gj_plan.h): nd_lk_inv_tc
+              * without its prefetch, the lookahead kernel's solve through its inverse's stage */
 } nd_lk_gj;
 
 /* n <= 32: one group of threads (a power of two) per matrix, one or several rows per thread in
@@ -54,8 +54,8 @@ int nd_lk_inv_tiny_ok(int dtype, int n);
 
 /* 32 < n <= 128 (complex128: n <= 64): one block per matrix, blocked Gauss-Jordan with the
  * matrix in register tiles (linalg/gj_panels.cu).
- * Modes INV, DET, SLOGDET; x must be C-contiguous per matrix (rs = n, cs = 1). Also the one-warp
- * kernel below (nd_lk_inv_warp_ok), modes INV and SOLVE, any strides. */
+ * Modes INV, DET, SLOGDET (x C-contiguous per matrix: rs = n, cs = 1) and SOLVE (any strides).
+ * Also the one-warp kernel below (nd_lk_inv_warp_ok), modes INV and SOLVE, any strides. */
 nd_status nd_lk_gj_medium(const nd_lk_gj *p, void *stream);
 /* Whether nd_lk_gj_medium handles this size and dtype. */
 int nd_lk_gj_medium_ok(int dtype, int n);

@@ -359,6 +359,12 @@ START_TEST(test_inv_plan_rows) {
     }
     ck_assert_uint_eq(nd__gj_set_generic(0), masks[m]);
   }
+  /* the lookahead kernel (orders 65..128) carries up to 128 right-hand sides through the
+   * elimination; more take its inverse's stage and a product there */
+  check_solve(ND_FLOAT32, 3, 100, 128, 0, 0);
+  check_solve(ND_FLOAT32, 3, 100, 130, 0, 0);
+  check_solve(ND_FLOAT64, 2, 128, 129, 0, 1);
+  check_solve(ND_FLOAT64, 4, 65, 7, 0, 0);
 }
 END_TEST
 
@@ -1053,11 +1059,13 @@ START_TEST(test_solve_broadcast_and_errors) {
   nd_array_release(x);
   nd_array_release(info);
   /* the same at orders the one-thread kernel solves (float32 8, float64 4), the one-warp kernels
-   * (float32 27 and 32, float64 32) and the medium kernels (float32 40, float64 100) */
+   * (float32 27 and 32, float64 32) and the medium kernels (float32 40, float32 and float64 100:
+   * the lookahead kernel, b carried through the elimination) */
   dc *hvt = rand_vals(100, 0);
-  const nd_dtype tdts[] = {ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT64};
-  const int64_t tns[] = {8, 4, 27, 32, 32, 40, 100};
-  for (int t = 0; t < 7; t++) {
+  const nd_dtype tdts[] = {ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT32,
+                           ND_FLOAT64, ND_FLOAT32, ND_FLOAT32, ND_FLOAT64};
+  const int64_t tns[] = {8, 4, 27, 32, 32, 40, 100, 100};
+  for (int t = 0; t < 8; t++) {
     const nd_dtype tdt = tdts[t];
     const int64_t tn = tns[t];
     nd_array *ts = singular_batch(tdt, 3, tn, 1, 1), *rhs = upload(hvt, 1, SHAPE(tn), tdt);
