@@ -47,7 +47,8 @@
  *   library's bench hook nd__gj_set_generic (linalg/gj_plan.h): the case without a suffix runs
  *   the normal plan, _small / _warp / _vendor leave the variant's rows out of the plan so that
  *   the next row takes its orders, _noprefetch runs the tensor-core kernel without its
- *   prefetch, _stage the lookahead kernel's solve through its inverse (ND__GJ_PLAIN). A variant stays only where its neighbour takes 15% longer or more on both the
+ *   prefetch, _stage the one-warp and lookahead kernels' solve through their inverse instead of
+ *   b carried through the elimination (ND__GJ_PLAIN). A variant stays only where its neighbour takes 15% longer or more on both the
  *   H100 and the H200: `--filter linalg.gj_` times all of them (linalg/TUNING.md).
  *
  * A result over its bound fails the case. Flop counts: 2 n^3 per inverse (getrf + getri),
@@ -379,8 +380,10 @@ GJ_SOLVE_SETUP(setup_gjs_tiny4d, 100000, 4, ND_FLOAT64, 0)
 GJ_SOLVE_SETUP(setup_gjs_tiny4d_small, 100000, 4, ND_FLOAT64, GJ_OFF(TINY))
 GJ_SOLVE_SETUP(setup_gjs_warp32, 10000, 32, ND_FLOAT32, 0)
 GJ_SOLVE_SETUP(setup_gjs_warp32_small, 10000, 32, ND_FLOAT32, GJ_OFF(WARP))
+GJ_SOLVE_SETUP(setup_gjs_warp32_stage, 10000, 32, ND_FLOAT32, ND__GJ_PLAIN)
 GJ_SOLVE_SETUP(setup_gjs_tc32, 10000, 32, ND_FLOAT64, 0)
 GJ_SOLVE_SETUP(setup_gjs_tc32_small, 10000, 32, ND_FLOAT64, GJ_OFF(TC) | GJ_OFF(WARP))
+GJ_SOLVE_SETUP(setup_gjs_tc32_warp, 10000, 32, ND_FLOAT64, GJ_OFF(TC))
 GJ_SOLVE_SETUP(setup_gjs_la128, 1000, 128, ND_FLOAT32, 0)
 GJ_SOLVE_SETUP(setup_gjs_la128_vendor, 1000, 128, ND_FLOAT32, GJ_OFF(MEDIUM))
 GJ_SOLVE_SETUP(setup_gjs_la128_stage, 1000, 128, ND_FLOAT32, ND__GJ_PLAIN)
@@ -673,8 +676,10 @@ const bench_case bench_linalg_cases[] = {
     GJ_SOLVE_ROW("linalg.gj_tiny_solve_100000x4x4_f64_small", setup_gjs_tiny4d_small),
     GJ_SOLVE_ROW("linalg.gj_warp_solve_10000x32x32_f32", setup_gjs_warp32),
     GJ_SOLVE_ROW("linalg.gj_warp_solve_10000x32x32_f32_small", setup_gjs_warp32_small),
+    GJ_SOLVE_ROW("linalg.gj_warp_solve_10000x32x32_f32_stage", setup_gjs_warp32_stage),
     GJ_SOLVE_ROW("linalg.gj_tc_solve_10000x32x32_f64", setup_gjs_tc32),
     GJ_SOLVE_ROW("linalg.gj_tc_solve_10000x32x32_f64_small", setup_gjs_tc32_small),
+    GJ_SOLVE_ROW("linalg.gj_tc_solve_10000x32x32_f64_warp", setup_gjs_tc32_warp),
     GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32", setup_gjs_la128),
     GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32_vendor", setup_gjs_la128_vendor),
     GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32_stage", setup_gjs_la128_stage),

@@ -273,7 +273,7 @@ __device__ __forceinline__ void nd_gjb_load(T (&w)[RT][CT], const nd_lk_gj &p, i
 
 /* Posts this thread's parts of the panel's pivot rows (rows whose step lies in
  * [k0, k0 + B)); st[i] gets row i's step minus k0. */
-template <typename T, int TN, int RT, int CT, int B>
+template <typename T, int TN, int RT, int CT, int B, int J0 = 0>
 __device__ __forceinline__ void nd_gjb_post(const T (&w)[RT][CT], int (&st)[RT], const int *s_step,
                                             T *s_prow, int k0, int ry, int cx) {
   constexpr int V = 16 / (int)sizeof(T);
@@ -283,13 +283,15 @@ __device__ __forceinline__ void nd_gjb_post(const T (&w)[RT][CT], int (&st)[RT],
     st[i] -= k0;
     if ((unsigned)st[i] < (unsigned)B) {
 #pragma unroll
-      for (int v = 0; v < CT / V; v++) nd_st16(s_prow + st[i] * TN + nd_prow_pos<T, TN, CT>(cx, v), &w[i][v * V]);
+      for (int v = J0 / V; v < CT / V; v++)
+        nd_st16(s_prow + st[i] * TN + nd_prow_pos<T, TN, CT>(cx, v), &w[i][v * V]);
     }
   }
 }
 
-/* The rank-B update of the tile from W (s_wt, B x TN) and the pivot rows (s_prow). */
-template <typename T, int TN, int RT, int CT, int B, int UNR = 1>
+/* The rank-B update of the tile from W (s_wt, B x TN) and the pivot rows (s_prow); with J0, of
+ * the tile's columns J0.. only (nd_gjb_post with the same J0 posts those). */
+template <typename T, int TN, int RT, int CT, int B, int UNR = 1, int J0 = 0>
 __device__ __forceinline__ void nd_gjb_update(T (&w)[RT][CT], const int (&st)[RT], const T *s_wt,
                                               const T *s_prow, int ry, int cx) {
   constexpr int V = 16 / (int)sizeof(T);
@@ -297,7 +299,7 @@ __device__ __forceinline__ void nd_gjb_update(T (&w)[RT][CT], const int (&st)[RT
   for (int i = 0; i < RT; i++)
     if ((unsigned)st[i] < (unsigned)B) {
 #pragma unroll
-      for (int j = 0; j < CT; j++) w[i][j] = nd_zero<T>();
+      for (int j = J0; j < CT; j++) w[i][j] = nd_zero<T>();
     }
   /* not unrolled (UNR 1) or by two: each step has RT x CT independent multiply-adds, and a full
    * unroll lets the compiler hoist every step's loads, which spills the tile; k_gjw's float32
@@ -307,11 +309,11 @@ __device__ __forceinline__ void nd_gjb_update(T (&w)[RT][CT], const int (&st)[RT
     T a[RT], c[CT];
     nd_ld(a, s_wt + t * TN + RT * ry);
 #pragma unroll
-    for (int v = 0; v < CT / V; v++) nd_ld16(&c[v * V], s_prow + t * TN + nd_prow_pos<T, TN, CT>(cx, v));
+    for (int v = J0 / V; v < CT / V; v++) nd_ld16(&c[v * V], s_prow + t * TN + nd_prow_pos<T, TN, CT>(cx, v));
 #pragma unroll
     for (int i = 0; i < RT; i++)
 #pragma unroll
-      for (int j = 0; j < CT; j++) w[i][j] = w[i][j] + a[i] * c[j];
+      for (int j = J0; j < CT; j++) w[i][j] = w[i][j] + a[i] * c[j];
   }
 }
 
@@ -716,6 +718,107 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
   }
 }
 
+/* The solve of k_gjw's orders with b carried through the elimination (nrhs <= ND_GJWS_NRHS, b in
+ * registers: lane r holds row r), the inverse never formed: after each panel every lane applies
+ * the panel's transform to its row of b (b[r] = (r a pivot row ? 0 : b[r]) + sum_t W[r][t] b[p_t],
+ * the pivot rows' entries by shuffle), and x[k] = b[p_k] at the end. A lane's tile holds the
+ * interleaved columns j * NC + cx (j < CT) instead of CT adjacent ones, so that the columns dead
+ * after panel q (those < (q + 1) B: eliminated, no inverse kept) are the same registers j <
+ * ((q + 1) B) / NC in every lane: the panels are unrolled and each update skips them (28 of 64
+ * register columns of updates for the float32 tile 4 x 8). */
+constexpr int ND_GJWS_NRHS = 4;
+
+template <int V>
+struct nd_int_c {
+  static constexpr int value = V;
+};
+template <int Q, int NQ, typename F>
+__device__ __forceinline__ void nd_static_for(F &&f) {
+  if constexpr (Q < NQ) {
+    f(nd_int_c<Q>{});
+    nd_static_for<Q + 1, NQ>(f);
+  }
+}
+
+template <typename T, int RT, int CT, int B, int WPB, int MINB>
+__global__ void __launch_bounds__(32 * WPB, MINB) k_gjws(nd_lk_gj p) {
+  constexpr int TN = 32, NC = TN / CT, NP = TN / B, NR = ND_GJWS_NRHS;
+  static_assert((TN / RT) * NC == 32 && NC % B == 0 && B * sizeof(T) % 16 == 0, "one warp, a panel in one register");
+  extern __shared__ __align__(16) unsigned char nd_smem[];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  T *s_pan = (T *)(nd_smem + warp * nd_gjw_smem_warp<T, RT, CT, B>());
+  T *s_wt = s_pan + TN * B;
+  T *s_prow = s_wt + B * TN;
+  int *s_perm = (int *)(s_pan + (TN * TN > 3 * B * TN ? TN * TN : 3 * B * TN));
+  int *s_step = s_perm + TN;
+  const int ry = lane / NC, cx = lane % NC;
+  const int n = p.n, np = (n + B - 1) / B, nrhs = (int)p.nrhs;
+  constexpr int UNR = sizeof(T) == 4 ? 2 : 1;
+
+  for (int64_t b = (int64_t)blockIdx.x * WPB + warp; b < p.batch; b += (int64_t)gridDim.x * WPB) {
+    s_step[lane] = -1;
+    T w[RT][CT];
+    const T *A = (const T *)p.a.data + b * p.a.bs;
+#pragma unroll
+    for (int i = 0; i < RT; i++)
+#pragma unroll
+      for (int j = 0; j < CT; j++) {
+        const int row = RT * ry + i, col = j * NC + cx;
+        w[i][j] = (row < n && col < n) ? A[row * p.a.rs + col * p.a.cs] : (row == col ? nd_one<T>() : nd_zero<T>());
+      }
+    T bv[NR];
+    const T *Bm = (const T *)p.b.data + b * p.b.bs;
+#pragma unroll
+    for (int c = 0; c < NR; c++) bv[c] = (c < nrhs && lane < n) ? Bm[lane * p.b.rs + c * p.b.cs] : nd_zero<T>();
+    nd_gjb_piv<T> ps;
+    nd_gjb_piv_init<T, TN>(ps, n, lane);
+    nd_static_for<0, NP>([&](auto qc) {
+      constexpr int q = decltype(qc)::value, JP = q * B / NC, J0 = (q + 1) * B / NC;
+      if (q < np) {
+        const int t = cx - q * B % NC; /* this lane's column of the panel, if any */
+        if ((unsigned)t < (unsigned)B) {
+#pragma unroll
+          for (int i = 0; i < RT; i++) s_pan[(RT * ry + i) * B + t] = w[i][JP];
+        }
+        __syncwarp();
+        T pw[1][B];
+        nd_ld(pw[0], s_pan + lane * B);
+        int piv[B];
+        unsigned pivm;
+        nd_gjb_factor<T, TN, B>(pw, ps, piv, pivm, q * B, n, false, lane, s_wt, s_perm, s_step);
+#pragma unroll
+        for (int c = 0; c < NR; c++)
+          if (c < nrhs) {
+            T bp[B];
+#pragma unroll
+            for (int u = 0; u < B; u++) bp[u] = nd_shfl(bv[c], piv[u]);
+            T v = (pivm & 1u) ? nd_zero<T>() : bv[c];
+#pragma unroll
+            for (int u = 0; u < B; u++) v = v + pw[0][u] * bp[u];
+            bv[c] = v;
+          }
+        __syncwarp();
+        if constexpr (J0 < CT) {
+          int st[RT];
+          nd_gjb_post<T, TN, RT, CT, B, J0>(w, st, s_step, s_prow, q * B, ry, cx);
+          __syncwarp();
+          nd_gjb_update<T, TN, RT, CT, B, UNR, J0>(w, st, s_wt, s_prow, ry, cx);
+        }
+        __syncwarp(); /* the buffers are the next panel's */
+      }
+    });
+    if (lane == 0) nd_gjb_results<T>(p, b, ps);
+    const int pk = lane < n ? s_perm[lane] : 0; /* x[k] = b[p_k], lane k */
+    T *X = (T *)p.x.data + b * p.x.bs;
+#pragma unroll
+    for (int c = 0; c < NR; c++) {
+      const T xv = nd_shfl(bv[c], pk);
+      if (c < nrhs && lane < n) X[lane * p.x.rs + c * p.x.cs] = xv;
+    }
+    __syncwarp();
+  }
+}
+
 /* ---- launchers ----------------------------------------------------------------------------- */
 
 /* One block per matrix up to a cap (blocks loop over larger batches); the hardware block
@@ -767,7 +870,19 @@ nd_status nd_gjw_launch_as(const nd_lk_gj *p, cudaStream_t st) {
   return ND_K_LAUNCHED();
 }
 template <typename T, int RT, int CT, int B, int WPB, int MINB>
+nd_status nd_gjws_launch(const nd_lk_gj *p, cudaStream_t st) {
+  const size_t smem = WPB * nd_gjw_smem_warp<T, RT, CT, B>();
+  ND_TRY((nd_k_smem_once<k_gjws<T, RT, CT, B, WPB, MINB>>(smem, false)));
+  nd_k_launch<k_gjws<T, RT, CT, B, WPB, MINB>>(nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st, *p);
+  return ND_K_LAUNCHED();
+}
+
+/* The solve carries b (k_gjws) for up to ND_GJWS_NRHS right-hand sides unless p->plain asks for
+ * the inverse's stage (a comparison only). */
+template <typename T, int RT, int CT, int B, int WPB, int MINB>
 nd_status nd_gjw_launch(const nd_lk_gj *p, cudaStream_t st) {
+  if (p->mode == ND_LK_SOLVE && p->nrhs <= ND_GJWS_NRHS && !p->plain)
+    return nd_gjws_launch<T, RT, CT, B, WPB, MINB>(p, st);
   return p->mode == ND_LK_SOLVE ? nd_gjw_launch_as<T, RT, CT, B, WPB, MINB, true>(p, st)
                                 : nd_gjw_launch_as<T, RT, CT, B, WPB, MINB, false>(p, st);
 }

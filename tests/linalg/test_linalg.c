@@ -329,6 +329,7 @@ static void check_det(nd_dtype dt, int64_t batch, int64_t n) {
  * neighbour, and the tensor-core kernel without its prefetch), so that every kernel instance
  * the plan or a comparison can launch is checked. */
 static void check_solve(nd_dtype dt, int64_t batch, int64_t n, int64_t k, int vec, int bcast_b);
+static void check_solve_view(nd_dtype dt, int64_t batch, int64_t n, int64_t k);
 
 START_TEST(test_inv_plan_rows) {
   int dev = 0, major = 0;
@@ -359,12 +360,25 @@ START_TEST(test_inv_plan_rows) {
     }
     ck_assert_uint_eq(nd__gj_set_generic(0), masks[m]);
   }
-  /* the lookahead kernel (orders 65..128) carries up to 128 right-hand sides through the
-   * elimination; more take its inverse's stage and a product there */
+  /* b carried through the elimination up to 128 right-hand sides by the lookahead kernel (orders
+   * 65..128) and up to 4 by the one-warp kernel; more take the inverse's stage and a product */
   check_solve(ND_FLOAT32, 3, 100, 128, 0, 0);
   check_solve(ND_FLOAT32, 3, 100, 130, 0, 0);
   check_solve(ND_FLOAT64, 2, 128, 129, 0, 1);
   check_solve(ND_FLOAT64, 4, 65, 7, 0, 0);
+  check_solve(ND_FLOAT32, 37, 27, 4, 0, 0);
+  check_solve(ND_FLOAT32, 37, 32, 5, 0, 0);
+  /* views at every solve kernel's orders (float64 17..32 the tensor-core kernel, then k_gjw) */
+  const nd_dtype vdts[] = {ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT64, ND_COMPLEX64};
+  const int64_t vns[] = {7, 4, 30, 25, 50, 120, 20};
+  for (int t = 0; t < 7; t++) {
+    check_solve_view(vdts[t], 9, vns[t], 3);
+    if (vdts[t] == ND_FLOAT64 && vns[t] == 25) {
+      ck_assert_uint_eq(nd__gj_set_generic(ND__GJ_SKIP(ND__GJ_TC)), 0);
+      check_solve_view(ND_FLOAT64, 9, 25, 3);
+      ck_assert_uint_eq(nd__gj_set_generic(0), ND__GJ_SKIP(ND__GJ_TC));
+    }
+  }
 }
 END_TEST
 
@@ -605,6 +619,42 @@ static void check_solve(nd_dtype dt, int64_t batch, int64_t n, int64_t k, int ve
   free(ha);
   free(hb);
   nd_array_release(a);
+  nd_array_release(b);
+  nd_array_release(x);
+}
+
+/* The solve of views: a column-major batch (a transposed view) and b a transposed view one row
+ * into its buffer, so that the kernels read both through their strides. */
+static void check_solve_view(nd_dtype dt, int64_t batch, int64_t n, int64_t k) {
+  dc *ha = rand_mats(batch, n, is_complex(dt)), *hb = rand_vals(batch * (k + 1) * n, is_complex(dt));
+  nd_array *a0 = upload(ha, 3, SHAPE(batch, n, n), dt), *b0 = upload(hb, 3, SHAPE(batch, k + 1, n), dt);
+  nd_array *a = NULL, *b1 = NULL, *b = NULL, *x = NULL;
+  ND_ASSERT_OK(nd_array_swapaxes(a0, -1, -2, &a));
+  nd_slice sl[3] = {ND_SLICE_ALL, {1, k + 1, 1}, ND_SLICE_ALL};
+  ND_ASSERT_OK(nd_array_slice(b0, 3, sl, &b1));
+  ND_ASSERT_OK(nd_array_swapaxes(b1, -1, -2, &b)); /* (batch, n, k), element (i, c) at c * n + i */
+  ND_ASSERT_OK(nd_linalg_solve(a, b, &x));
+  assert_shape(x, 3, SHAPE(batch, n, k));
+  dc *A = fetch(a), *B = fetch(b), *X = fetch(x), *t = malloc((size_t)(n * k + 1) * sizeof(dc));
+  double worst = 0;
+  for (int64_t i = 0; i < batch; i++) {
+    hmatmul(A + i * n * n, X + i * n * k, t, n, n, k);
+    for (int64_t e = 0; e < n * k; e++) t[e] -= B[i * n * k + e];
+    double r = maxabs(t, n * k);
+    if (r > worst || isnan(r)) worst = r;
+  }
+  ck_assert_msg(worst < tol_of(dt, n) * 4, "solve of views %s n=%lld k=%lld: residual %g", nd_dtype_name(dt),
+                (long long)n, (long long)k, worst);
+  free(t);
+  free(A);
+  free(B);
+  free(X);
+  free(ha);
+  free(hb);
+  nd_array_release(a0);
+  nd_array_release(b0);
+  nd_array_release(a);
+  nd_array_release(b1);
   nd_array_release(b);
   nd_array_release(x);
 }
