@@ -384,6 +384,7 @@ GJ_SOLVE_SETUP(setup_gjs_warp32_stage, 10000, 32, ND_FLOAT32, ND__GJ_PLAIN)
 GJ_SOLVE_SETUP(setup_gjs_tc32, 10000, 32, ND_FLOAT64, 0)
 GJ_SOLVE_SETUP(setup_gjs_tc32_small, 10000, 32, ND_FLOAT64, GJ_OFF(TC) | GJ_OFF(WARP))
 GJ_SOLVE_SETUP(setup_gjs_tc32_warp, 10000, 32, ND_FLOAT64, GJ_OFF(TC))
+GJ_SOLVE_SETUP(setup_gjs_tc32_warp_stage, 10000, 32, ND_FLOAT64, GJ_OFF(TC) | ND__GJ_PLAIN)
 GJ_SOLVE_SETUP(setup_gjs_la128, 1000, 128, ND_FLOAT32, 0)
 GJ_SOLVE_SETUP(setup_gjs_la128_vendor, 1000, 128, ND_FLOAT32, GJ_OFF(MEDIUM))
 GJ_SOLVE_SETUP(setup_gjs_la128_stage, 1000, 128, ND_FLOAT32, ND__GJ_PLAIN)
@@ -680,6 +681,7 @@ const bench_case bench_linalg_cases[] = {
     GJ_SOLVE_ROW("linalg.gj_tc_solve_10000x32x32_f64", setup_gjs_tc32),
     GJ_SOLVE_ROW("linalg.gj_tc_solve_10000x32x32_f64_small", setup_gjs_tc32_small),
     GJ_SOLVE_ROW("linalg.gj_tc_solve_10000x32x32_f64_warp", setup_gjs_tc32_warp),
+    GJ_SOLVE_ROW("linalg.gj_tc_solve_10000x32x32_f64_warp_stage", setup_gjs_tc32_warp_stage),
     GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32", setup_gjs_la128),
     GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32_vendor", setup_gjs_la128_vendor),
     GJ_SOLVE_ROW("linalg.gj_lookahead_solve_1000x128x128_f32_stage", setup_gjs_la128_stage),

@@ -361,13 +361,16 @@ START_TEST(test_inv_plan_rows) {
     ck_assert_uint_eq(nd__gj_set_generic(0), masks[m]);
   }
   /* b carried through the elimination up to 128 right-hand sides by the lookahead kernel (orders
-   * 65..128) and up to 4 by the one-warp kernel; more take the inverse's stage and a product */
+   * 65..128) and up to 4 by the one-warp kernel; more take the inverse's stage and a product
+   * (the tensor-core kernel always) */
   check_solve(ND_FLOAT32, 3, 100, 128, 0, 0);
   check_solve(ND_FLOAT32, 3, 100, 130, 0, 0);
   check_solve(ND_FLOAT64, 2, 128, 129, 0, 1);
   check_solve(ND_FLOAT64, 4, 65, 7, 0, 0);
   check_solve(ND_FLOAT32, 37, 27, 4, 0, 0);
   check_solve(ND_FLOAT32, 37, 32, 5, 0, 0);
+  check_solve(ND_FLOAT64, 37, 25, 4, 0, 0);
+  check_solve(ND_FLOAT64, 37, 32, 5, 0, 1);
   /* views at every solve kernel's orders (float64 17..32 the tensor-core kernel, then k_gjw) */
   const nd_dtype vdts[] = {ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT64, ND_FLOAT32, ND_FLOAT64, ND_COMPLEX64};
   const int64_t vns[] = {7, 4, 30, 25, 50, 120, 20};
