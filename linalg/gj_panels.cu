@@ -1,7 +1,9 @@
 /* Batched Gauss-Jordan for medium matrices (32 < n <= 128: inverse, solve, det, slogdet), and
  * the inverse and solve of float32 24 < n <= 32 and float64 16 < n <= 32 (nd_lk_inv_warp_ok)
- * with one warp per matrix at TN = 32 (k_gjw; float64 on devices without float64 tensor cores, gj_tensor.cu's kernel
- * otherwise).
+ * with one warp per matrix at TN = 32 (k_gjw and its solve form k_gjws; float64 on devices
+ * without float64 tensor cores, gj_tensor.cu's kernel otherwise). The solve carries b through
+ * the elimination in k_gjws and k_gjb_la (see each); the other kernels form x = inverse @ b
+ * from their stage (stage_solve.cuh).
  *
  * Algorithm. The in-place Gauss-Jordan of gj_group.cu (implicit row pivoting: rows never
  * move; the pivot of step k is the unused row with the largest |a[r][k]|, ties to the lowest

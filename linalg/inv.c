@@ -6,9 +6,10 @@
  *   the one-warp blocked inverse for float64 16 < n <= 32 with its updates on the float64 tensor
  *   cores (gj_tensor.cu; sm_80 and later) or in register tiles (gj_panels.cu's k_gjw: float64 on
  *   older devices, float32 24 < n <= 32), else rows per thread (gj_group.cu); the solve on the
- *   same kernels (x = inverse(a) @ b formed in the kernel from its inverse);
+ *   same kernels (b carried through the elimination by k_gjw's solve form, else x = inverse(a)
+ *   @ b formed in the kernel from its inverse);
  * - 32 < n <= 128 (complex128: 64): the block-per-matrix Gauss-Jordan kernel (inv, solve as
- *   above, det);
+ *   above: b carried by the lookahead kernel of orders 65..128, det);
  * - larger: batches of matrices up to 256 x 256 through cuBLAS getrfBatched + getriBatched
  *   (inverse) or getrfBatched + the LU diagonal (det); single or larger matrices through
  *   cuSOLVER getrf per matrix, then getrs (inverse: against identities written straight into
