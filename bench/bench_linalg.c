@@ -48,8 +48,9 @@
  *   the normal plan, _small / _warp / _vendor leave the variant's rows out of the plan so that
  *   the next row takes its orders, _noprefetch runs the tensor-core kernel without its
  *   prefetch, _stage the one-warp and lookahead kernels' solve through their inverse instead of
- *   b carried through the elimination (ND__GJ_PLAIN). A variant stays only where its neighbour takes 15% longer or more on both the
- *   H100 and the H200: `--filter linalg.gj_` times all of them (linalg/TUNING.md).
+ *   b carried through the elimination (ND__GJ_PLAIN). A variant stays only where its neighbour
+ *   takes 15% longer or more on both the H100 and the H200: `--filter linalg.gj_` times all of
+ *   them (linalg/TUNING.md).
  *
  * A result over its bound fails the case. Flop counts: 2 n^3 per inverse (getrf + getri),
  * 2/3 n^3 + 2 n^2 k per solve, 2 n^3 per matmul. --quick divides the batch counts by 16 and
