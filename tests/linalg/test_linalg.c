@@ -591,6 +591,21 @@ END_TEST
 
 /* ---- solve ------------------------------------------------------------------------------- */
 
+/* max over the batch of max |A_i X_i - B_i| (n x k each; B_i at B + i * bstride), NaN kept. */
+static double solve_residual(const dc *A, const dc *X, const dc *B, int64_t batch, int64_t n, int64_t k,
+                             int64_t bstride) {
+  dc *t = malloc((size_t)(n * k + 1) * sizeof(dc));
+  double worst = 0;
+  for (int64_t i = 0; i < batch; i++) {
+    hmatmul(A + i * n * n, X + i * n * k, t, n, n, k);
+    for (int64_t e = 0; e < n * k; e++) t[e] -= B[i * bstride + e];
+    double r = maxabs(t, n * k);
+    if (r > worst || isnan(r)) worst = r;
+  }
+  free(t);
+  return worst;
+}
+
 static void check_solve(nd_dtype dt, int64_t batch, int64_t n, int64_t k, int vec, int bcast_b) {
   dc *ha = rand_mats(batch, n, is_complex(dt));
   int64_t bb = bcast_b ? 1 : batch;
@@ -604,18 +619,9 @@ static void check_solve(nd_dtype dt, int64_t batch, int64_t n, int64_t k, int ve
   else assert_shape(x, 3, SHAPE(batch, n, k));
   dc *A = fetch(a), *B = fetch(b), *X = fetch(x);
   int64_t kk = vec ? 1 : k;
-  dc *t = malloc((size_t)(n * kk + 1) * sizeof(dc));
-  double worst = 0;
-  for (int64_t i = 0; i < batch; i++) {
-    hmatmul(A + i * n * n, X + i * n * kk, t, n, n, kk);
-    const dc *bi = B + ((vec || bcast_b) ? 0 : i * n * kk);
-    for (int64_t e = 0; e < n * kk; e++) t[e] -= bi[e];
-    double r = maxabs(t, n * kk);
-    if (r > worst || isnan(r)) worst = r;
-  }
+  double worst = solve_residual(A, X, B, batch, n, kk, (vec || bcast_b) ? 0 : n * kk);
   ck_assert_msg(worst < tol_of(dt, n) * 4, "solve %s n=%lld k=%lld vec=%d: residual %g", nd_dtype_name(dt),
                 (long long)n, (long long)k, vec, worst);
-  free(t);
   free(A);
   free(B);
   free(X);
@@ -638,17 +644,10 @@ static void check_solve_view(nd_dtype dt, int64_t batch, int64_t n, int64_t k) {
   ND_ASSERT_OK(nd_array_swapaxes(b1, -1, -2, &b)); /* (batch, n, k), element (i, c) at c * n + i */
   ND_ASSERT_OK(nd_linalg_solve(a, b, &x));
   assert_shape(x, 3, SHAPE(batch, n, k));
-  dc *A = fetch(a), *B = fetch(b), *X = fetch(x), *t = malloc((size_t)(n * k + 1) * sizeof(dc));
-  double worst = 0;
-  for (int64_t i = 0; i < batch; i++) {
-    hmatmul(A + i * n * n, X + i * n * k, t, n, n, k);
-    for (int64_t e = 0; e < n * k; e++) t[e] -= B[i * n * k + e];
-    double r = maxabs(t, n * k);
-    if (r > worst || isnan(r)) worst = r;
-  }
+  dc *A = fetch(a), *B = fetch(b), *X = fetch(x);
+  double worst = solve_residual(A, X, B, batch, n, k, n * k);
   ck_assert_msg(worst < tol_of(dt, n) * 4, "solve of views %s n=%lld k=%lld: residual %g", nd_dtype_name(dt),
                 (long long)n, (long long)k, worst);
-  free(t);
   free(A);
   free(B);
   free(X);
