@@ -33,7 +33,7 @@ list(APPEND NDCUDA_SOURCES
 list(APPEND NDCUDA_SOURCES
   linalg/plan.c linalg/handles.c linalg/util.c linalg/matmul.c linalg/products.c linalg/inv.c
   linalg/decomp.c linalg/norm.c
-  linalg/gj_group.cu linalg/gj_thread.cu linalg/gj_panels.cu linalg/gj_tensor.cu linalg/aux.cu
+  linalg/gj_group.cu linalg/gj_thread.cu linalg/gj_panels.cu linalg/gj_warp.cu linalg/gj_tensor.cu linalg/aux.cu
   linalg/rbt.cu)
 # the randomised inverse of large matrices
 list(APPEND NDCUDA_SOURCES linalg/inv_large.c linalg/inv_large.cu)

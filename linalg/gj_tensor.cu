@@ -3,7 +3,7 @@
  * on sm_80). In solve mode x = inverse @ b is formed from the staged inverse instead of storing
  * it (linalg/stage_solve.cuh).
  *
- * Why. The one-warp register-tile kernel (gj_panels.cu's k_gjw, a 4 x 8 or 8 x 4 tile per lane)
+ * Why. The one-warp register-tile kernel (gj_warp.cu's k_gjw, a 4 x 8 or 8 x 4 tile per lane)
  * spends five to six instructions per useful multiply-add in float64: every rank-4 update reads
  * 12 operands per step from shared memory and issues 128 fused multiply-adds per lane, and its
  * profile (H100, 10000 matrices) shows the issue slots and the shared-memory pipe as the limits,

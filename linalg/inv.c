@@ -4,7 +4,7 @@
  * - n <= 32: a fused Gauss-Jordan kernel, one launch for the whole batch (inv, solve, det), as
  *   the plan of linalg/plan.c says: the thread-per-matrix inverse for tiny orders (gj_thread.cu),
  *   the one-warp blocked inverse for float64 16 < n <= 32 with its updates on the float64 tensor
- *   cores (gj_tensor.cu; sm_80 and later) or in register tiles (gj_panels.cu's k_gjw: float64 on
+ *   cores (gj_tensor.cu; sm_80 and later) or in register tiles (gj_warp.cu's k_gjw: float64 on
  *   older devices, float32 24 < n <= 32), else rows per thread (gj_group.cu); the solve on the
  *   same kernels (b carried through the elimination by k_gjw's solve form, else x = inverse(a)
  *   @ b formed in the kernel from its inverse);

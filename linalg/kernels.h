@@ -62,6 +62,8 @@ int nd_lk_gj_medium_ok(int dtype, int n);
 /* Whether nd_lk_gj_medium takes the inverse or the solve (modes ND_LK_INV, ND_LK_SOLVE) of this
  * small size with one warp per matrix (k_gjw: float64 16 < n <= 32, float32 24 < n <= 32). */
 int nd_lk_inv_warp_ok(int dtype, int n);
+/* Those orders' one-warp kernels (linalg/gj_warp.cu), called by nd_lk_gj_medium. */
+nd_status nd_lk_gj_warp(const nd_lk_gj *p, void *stream);
 
 /* Inverse and solve, float64 16 < n <= 32 on devices of compute capability 8.0 and later
  * (nd_lk_inv_tc_ok): one warp per matrix with the updates on the float64 tensor cores

@@ -1,7 +1,7 @@
-/* The solve mode of the Gauss-Jordan kernels that end in a shared stage (gj_panels.cu's k_gjw,
- * k_gjb_sync and k_gjb_la, gj_tensor.cu's k_gjt): their inverse is scattered into the stage,
- * and in solve mode x = inverse(a) @ b is formed from the stage instead of storing the inverse,
- * the result ND_LK_SOLVE asks of every kernel. */
+/* The solve mode of the Gauss-Jordan kernels that end in a shared stage (gj_warp.cu's k_gjw,
+ * gj_panels.cu's k_gjb_sync and k_gjb_la, gj_tensor.cu's k_gjt): their inverse is scattered
+ * into the stage, and in solve mode x = inverse(a) @ b is formed from the stage instead of
+ * storing the inverse, the result ND_LK_SOLVE asks of every kernel. */
 #ifndef ND_LINALG_STAGE_SOLVE_CUH
 #define ND_LINALG_STAGE_SOLVE_CUH
 

@@ -265,7 +265,7 @@ START_TEST(test_inv_large_batch) {
 }
 END_TEST
 
-/* float32 orders 25..32 (gj_panels.cu's one-warp kernel k_gjw): every order, a batch of several
+/* float32 orders 25..32 (gj_warp.cu's one-warp kernel k_gjw): every order, a batch of several
  * waves, and matrices with pivots near the ends of float's range (3e-38 with subnormal entries,
  * 3e37). */
 START_TEST(test_inv_float32_warp) {
