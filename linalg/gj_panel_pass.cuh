@@ -24,13 +24,6 @@ __device__ __forceinline__ unsigned nd_bkey(M mag, int row) {
   return (bits & ~(unsigned)(TN - 1)) | (unsigned)(TN - 1 - row);
 }
 
-__device__ __forceinline__ float nd_shfl(float v, int src) { return __shfl_sync(0xffffffffu, v, src); }
-__device__ __forceinline__ double nd_shfl(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
-template <typename R>
-__device__ __forceinline__ nd_cplx<R> nd_shfl(nd_cplx<R> v, int src) {
-  return {nd_shfl(v.re, src), nd_shfl(v.im, src)};
-}
-
 /* N consecutive values between (16-byte aligned) shared memory and registers, 16 bytes at a
  * time. */
 template <typename T, int N>

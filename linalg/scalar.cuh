@@ -159,6 +159,29 @@ __device__ __forceinline__ unsigned nd_warp_max(unsigned v) {
 #endif
 }
 
+/* Warp shuffles of the scalar types (complex: both parts), every lane taking part: nd_shfl
+ * returns lane src's value, nd_shfl_xor lane (this lane ^ mask)'s. */
+template <bool XOR>
+__device__ __forceinline__ float nd_shfl_as(float v, int l) {
+  return XOR ? __shfl_xor_sync(0xffffffffu, v, l) : __shfl_sync(0xffffffffu, v, l);
+}
+template <bool XOR>
+__device__ __forceinline__ double nd_shfl_as(double v, int l) {
+  return XOR ? __shfl_xor_sync(0xffffffffu, v, l) : __shfl_sync(0xffffffffu, v, l);
+}
+template <bool XOR, typename R>
+__device__ __forceinline__ nd_cplx<R> nd_shfl_as(nd_cplx<R> v, int l) {
+  return {nd_shfl_as<XOR>(v.re, l), nd_shfl_as<XOR>(v.im, l)};
+}
+template <typename T>
+__device__ __forceinline__ T nd_shfl(T v, int src) {
+  return nd_shfl_as<false>(v, src);
+}
+template <typename T>
+__device__ __forceinline__ T nd_shfl_xor(T v, int mask) {
+  return nd_shfl_as<true>(v, mask);
+}
+
 /* Predicated shared-memory stores written as PTX: a plain `if (pred) *p = v` for several rows
  * would be merged by the compiler into one store of a phi (copies of a whole row, spills), and
  * the value stored would be computed after the branch; here there is no branch at all. */

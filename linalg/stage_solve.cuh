@@ -11,13 +11,6 @@
 #include "linalg/kernels.h"
 #include "linalg/scalar.cuh"
 
-__device__ __forceinline__ float nd_shfl_xor(float v, int off) { return __shfl_xor_sync(0xffffffffu, v, off); }
-__device__ __forceinline__ double nd_shfl_xor(double v, int off) { return __shfl_xor_sync(0xffffffffu, v, off); }
-template <typename R>
-__device__ __forceinline__ nd_cplx<R> nd_shfl_xor(nd_cplx<R> v, int off) {
-  return {nd_shfl_xor(v.re, off), nd_shfl_xor(v.im, off)};
-}
-
 /* Reduce-scatter across the warp: lane l holds v[r], its part of row r's sum (r < R); after it,
  * the return value of lane l is the whole sum of row l & (R - 1). Halving exchanges (each lane
  * keeps the half of the rows its bit h selects and adds the partner's part of it): R - 1
