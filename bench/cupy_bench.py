@@ -22,8 +22,9 @@ import time
 import numpy as np
 
 from peer_harness import (PER_BATCH, RAND_BLOCK, Backend, CaseFailed, check, core_n, core_side, device_case, emit,
-                          la_matrices_host, la_note, la_solve_report, la_solve_rows, la_unit, list_cases,
-                          median_min, parse_args, red_argmax_at, red_scan_samples, run_all, time_device, time_host)
+                          la_matrices_host, la_note, la_solve_report, la_solve_rows, la_solve_stack, la_unit,
+                          list_cases, median_min, parse_args, red_argmax_at, red_scan_samples, run_all, time_device,
+                          time_host)
 from peer_harness import PIPE_CHUNKS, PIPE_ROUNDS, PIPE_STREAMS, RED_SCAN_SAMPLES  # noqa: F401 (same constants)
 from peer_harness import EW_MATH_REL_TOL, EW_SMALL_N, LA_BIG_INV_REPS, RNG_INT_HIGH, RNG_SEED, rng_check_sample
 
@@ -386,11 +387,7 @@ def case_solve(ctx, diag=True):
         st["out"] = cp.linalg.solve(st["a"], st["b"])
 
     med, mn = time_device(ctx, run)
-    check(ctx, st["out"].shape == (n, k), "solution shape %s" % (st["out"].shape,))
-    worst = float(cp.abs(st["a"] @ st["out"] - st["b"]).max())
-    anorm = float(cp.abs(st["a"]).sum(axis=1).max())
-    xnorm = float(cp.abs(st["out"]).max())
-    la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, k, np.float64)
+    la_solve_report(ctx, med, mn, st["a"], st["out"], st["b"], n, k, np.float64)
 
 
 def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
@@ -399,10 +396,8 @@ def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
     does not look at the factorisation's info unless cupyx.errstate(linalg="raise") asks it to
     (a host wait and a check of every info): the _checked rows."""
     import cupyx
-    if ctx.quick:
-        batch //= 16
-    st = {"a": la_matrices(4000 + n, (batch, n, n), dtype, float(n)),
-          "b": la_matrices(4100 + n, (batch, n, 1), dtype, 0.0), "out": None}
+    batch, a, b = la_solve_stack(ctx, batch, n, dtype, la_matrices)
+    st = {"a": a, "b": b, "out": None}
 
     def run():
         st["out"] = None
@@ -413,13 +408,8 @@ def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
             st["out"] = cp.linalg.solve(st["a"], st["b"])
 
     med, mn = time_device(ctx, run)
-    check(ctx, st["out"].shape == (batch, n, 1), "solution shape %s" % (st["out"].shape,))
-    a64, x64 = st["a"].astype(cp.float64), st["out"].astype(cp.float64)
-    worst = float(cp.abs(cp.matmul(a64, x64) - st["b"].astype(cp.float64)).max())
-    anorm = float(cp.abs(a64).sum(axis=2).max())
-    xnorm = float(cp.abs(x64).max())
-    la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, 1, dtype, batch,
-                    batch * (n * n + 2 * n) * np.dtype(dtype).itemsize)
+    la_solve_report(ctx, med, mn, st["a"].astype(cp.float64), st["out"].astype(cp.float64),
+                    st["b"].astype(cp.float64), n, 1, dtype, batch, batch * (n * n + 2 * n) * np.dtype(dtype).itemsize)
 
 
 def la_matmul_case(ctx, dtype, n=None):

@@ -392,10 +392,24 @@ def la_solve_rows(case):
     return rows
 
 
-def la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, k, dtype, batch=1, nbytes=0):
-    """Emits a solve row (batch systems of order n with k right-hand sides) and checks its
-    residual as nd_bench does: max |A x - b| = worst within 64 n u, or 64 u ||A||_inf ||x||_inf if
-    larger (a backward error of 64 u)."""
+def la_solve_stack(ctx, batch, n, dtype, make):
+    """The batched solve's input, as nd_bench's: batch systems of order n (n on the diagonal) and
+    one right-hand side each, b of shape (batch, n, 1), from a peer's make(seed, shape, dtype,
+    diag) (la_matrices). Returns (batch, a, b), batch divided by 16 under --quick."""
+    if ctx.quick:
+        batch //= 16
+    return batch, make(4000 + n, (batch, n, n), dtype, float(n)), make(4100 + n, (batch, n, 1), dtype, 0.0)
+
+
+def la_solve_report(ctx, med, mn, a, x, b, n, k, dtype, batch=1, nbytes=0):
+    """Emits a solve row (batch systems of order n with k right-hand sides) and checks it as
+    nd_bench does: x of b's shape, and max |A x - b| within 64 n u, or 64 u ||A||_inf ||x||_inf if
+    larger (a backward error of 64 u). a, x and b are float64 arrays of the peer's library (CuPy
+    or PyTorch: only operators and methods both have), the residual formed on the device."""
+    check(ctx, tuple(x.shape) == tuple(b.shape), "solution shape %s" % (tuple(x.shape),))
+    worst = float(abs(a @ x - b).max())
+    anorm = float(abs(a).sum(-1).max())
+    xnorm = float(abs(x).max())
     tol = max(64.0 * n, 64.0 * anorm * xnorm) * la_unit(dtype)
     emit(ctx, None, "device", med, mn, ctx.reps, nbytes,
          note=la_note("max|Ax-b|", worst, (2.0 / 3.0 * n ** 3 + 2.0 * n * n * k) * batch, med))

@@ -27,7 +27,7 @@ import numpy as np
 from peer_harness import (EW_MATH_REL_TOL, EW_SMALL_N, LA_BIG_INV_REPS, PER_BATCH, PIPE_CHUNKS, PIPE_ROUNDS,
                           PIPE_STREAMS, RAND_BLOCK, RNG_INT_HIGH, RNG_SEED, Backend, Unsupported, check, core_n,
                           core_side, device_case, emit, emit_unsupported, la_matrices_host, la_note,
-                          la_solve_report, la_solve_rows, la_unit, list_cases, median_min, parse_args,
+                          la_solve_report, la_solve_rows, la_solve_stack, la_unit, list_cases, median_min, parse_args,
                           red_argmax_at, red_scan_samples, rng_check_sample, run_all, time_device, time_host)
 
 torch = None  # imported in main() so that --list and --help work without PyTorch
@@ -341,11 +341,7 @@ def case_solve(ctx, diag=True, unchecked=False):
         st["out"] = solve(st["a"], st["b"])
 
     med, mn = time_device(ctx, run)
-    check(ctx, tuple(st["out"].shape) == (n, k), "solution shape %s" % (tuple(st["out"].shape),))
-    worst = float((st["a"] @ st["out"] - st["b"]).abs().max())
-    anorm = float(st["a"].abs().sum(dim=1).max())
-    xnorm = float(st["out"].abs().max())
-    la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, k, np.float64)
+    la_solve_report(ctx, med, mn, st["a"], st["out"], st["b"], n, k, np.float64)
 
 
 def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
@@ -353,10 +349,8 @@ def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
     b of shape (batch, n, 1), as nd_bench's linalg.solve_<batch>x<n>x<n>_<dtype>: solve_ex without
     the check of the factorisation's info (ndcuda's unchecked mode), and torch.linalg.solve, which
     checks it (a host wait), for the _checked rows."""
-    if ctx.quick:
-        batch //= 16
-    st = {"a": la_matrices(4000 + n, (batch, n, n), dtype, float(n)),
-          "b": la_matrices(4100 + n, (batch, n, 1), dtype, 0.0), "out": None}
+    batch, a, b = la_solve_stack(ctx, batch, n, dtype, la_matrices)
+    st = {"a": a, "b": b, "out": None}
 
     def run():
         st["out"] = None
@@ -364,12 +358,7 @@ def la_solve_batched_case(ctx, batch, n, dtype, checked=False):
                      else torch.linalg.solve_ex(st["a"], st["b"], check_errors=False).result)
 
     med, mn = time_device(ctx, run)
-    check(ctx, tuple(st["out"].shape) == (batch, n, 1), "solution shape %s" % (tuple(st["out"].shape),))
-    a64, x64 = st["a"].double(), st["out"].double()
-    worst = float((torch.matmul(a64, x64) - st["b"].double()).abs().max())
-    anorm = float(a64.abs().sum(dim=2).max())
-    xnorm = float(x64.abs().max())
-    la_solve_report(ctx, med, mn, worst, anorm, xnorm, n, 1, dtype, batch,
+    la_solve_report(ctx, med, mn, st["a"].double(), st["out"].double(), st["b"].double(), n, 1, dtype, batch,
                     batch * (n * n + 2 * n) * np.dtype(dtype).itemsize)
 
 
