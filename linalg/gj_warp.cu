@@ -157,20 +157,13 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjws(nd_lk_gj p) {
 
 /* ---- launchers ----------------------------------------------------------------------------- */
 
-template <typename T, int RT, int CT, int B, int WPB, int MINB, bool SOLVE>
-nd_status nd_gjw_launch_as(const nd_lk_gj *p, cudaStream_t st) {
+/* One matrix per warp, WPB warps per block: faster than a grid capped at 64 blocks per SM for
+ * large batches (linalg/TUNING.md); the kernels' loop covers batches beyond the grid's limit. */
+template <void (*K)(nd_lk_gj), typename T, int RT, int CT, int B, int WPB>
+nd_status nd_gjw_run(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = WPB * nd_gjw_smem_warp<T, RT, CT, B>();
-  ND_TRY((nd_k_smem_once<k_gjw<T, RT, CT, B, WPB, MINB, SOLVE>>(smem, false)));
-  /* one matrix per warp: faster than a grid capped at 64 blocks per SM for large batches
-   * (linalg/TUNING.md); the kernel's loop covers batches beyond the grid's limit */
-  nd_k_launch<k_gjw<T, RT, CT, B, WPB, MINB, SOLVE>>(nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st, *p);
-  return ND_K_LAUNCHED();
-}
-template <typename T, int RT, int CT, int B, int WPB, int MINB>
-nd_status nd_gjws_launch(const nd_lk_gj *p, cudaStream_t st) {
-  const size_t smem = WPB * nd_gjw_smem_warp<T, RT, CT, B>();
-  ND_TRY((nd_k_smem_once<k_gjws<T, RT, CT, B, WPB, MINB>>(smem, false)));
-  nd_k_launch<k_gjws<T, RT, CT, B, WPB, MINB>>(nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st, *p);
+  ND_TRY((nd_k_smem_once<K>(smem, false)));
+  nd_k_launch<K>(nd_k_grid_x((p->batch + WPB - 1) / WPB), 32 * WPB, smem, st, *p);
   return ND_K_LAUNCHED();
 }
 
@@ -179,9 +172,9 @@ nd_status nd_gjws_launch(const nd_lk_gj *p, cudaStream_t st) {
 template <typename T, int RT, int CT, int B, int WPB, int MINB>
 nd_status nd_gjw_launch(const nd_lk_gj *p, cudaStream_t st) {
   if (p->mode == ND_LK_SOLVE && p->nrhs <= ND_GJWS_NRHS && !p->plain)
-    return nd_gjws_launch<T, RT, CT, B, WPB, MINB>(p, st);
-  return p->mode == ND_LK_SOLVE ? nd_gjw_launch_as<T, RT, CT, B, WPB, MINB, true>(p, st)
-                                : nd_gjw_launch_as<T, RT, CT, B, WPB, MINB, false>(p, st);
+    return nd_gjw_run<k_gjws<T, RT, CT, B, WPB, MINB>, T, RT, CT, B, WPB>(p, st);
+  return p->mode == ND_LK_SOLVE ? nd_gjw_run<k_gjw<T, RT, CT, B, WPB, MINB, true>, T, RT, CT, B, WPB>(p, st)
+                                : nd_gjw_run<k_gjw<T, RT, CT, B, WPB, MINB, false>, T, RT, CT, B, WPB>(p, st);
 }
 
 }  // namespace
