@@ -233,6 +233,10 @@ enum {
 /* out = exp(in) (fn 0) or sin(in) (fn 1) for n float32 with unroll (1, 2 or 8) float4 per
  * thread: the library's vec path reduced to its loads, math and stores (bench_ref.cu). */
 cudaError_t bench_ref_math_f32(int fn, int unroll, const float *in, float *out, int64_t n, cudaStream_t stream);
+/* bench_ref_fill_f32: n float32 set to v, unroll (1, 4 or 8) float4 stores per thread in blocks of
+ * threads (256; 128 with unroll 4), streaming stores when streaming is set (unroll 1 or 4). */
+cudaError_t bench_ref_fill_f32(int unroll, int threads, int streaming, float *out, int64_t n, float v,
+                               cudaStream_t stream);
 unsigned bench_read_f32_blocks(int64_t n, int unroll);
 cudaError_t bench_read_f32(const float *in, int64_t n, int unroll, float *partials, cudaStream_t stream);
 cudaError_t bench_cub_row_sums_f32(const float *in, float *out, int64_t rows, int64_t cols, void *temp,

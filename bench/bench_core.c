@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Slots in bench_state.arr used by the cases below. */
 enum { IN = 0, OUT = 1, VIEW = 2 };
@@ -119,6 +120,17 @@ static int check_fill(bench_ctx *ctx, bench_state *st) {
   return bench_check_values(ctx, st, st->arr[IN], expect_fill, 0.0, 0.0);
 }
 
+/* ref.fill_f32_u{1,4,8}[_t128][_cs]: the same fill through bench_ref.cu's kernel (U float4 stores
+ * per thread, 256 or 128 threads, plain or streaming stores): what a kernel of ours would reach
+ * beside the driver's fill on the GPU at hand. */
+static int run_ref_fill(bench_ctx *ctx, bench_state *st) {
+  const char *name = ctx->current->name;
+  const int threads = strstr(name, "_t128") != NULL ? 128 : 256, cs = strstr(name, "_cs") != NULL;
+  BENCH_CU(bench_ref_fill_f32(bench_case_number(ctx, "_u"), threads, cs, nd_array_data(st->arr[IN]), st->n, 1.5f,
+                              ctx->cu));
+  return 0;
+}
+
 /* ---- host cost of an allocation from the warm pool ----------------------------------------- */
 
 #define ALLOC_BATCH 256
@@ -204,6 +216,12 @@ const bench_case bench_core_cases[] = {
     {"core.astype_f32_f16",       setup_f16,       run_f16,       check_f16,       NULL,           NULL},
     {"core.transpose_copy_f32",   setup_transpose, run_transpose, check_transpose, NULL,           NULL},
     {"core.fill_f32",             setup_fill,      run_fill,      check_fill,      NULL,           NULL},
+    {"ref.fill_f32_u1",           setup_fill,      run_ref_fill,  check_fill,      NULL,           NULL},
+    {"ref.fill_f32_u4",           setup_fill,      run_ref_fill,  check_fill,      NULL,           NULL},
+    {"ref.fill_f32_u8",           setup_fill,      run_ref_fill,  check_fill,      NULL,           NULL},
+    {"ref.fill_f32_u4_t128",      setup_fill,      run_ref_fill,  check_fill,      NULL,           NULL},
+    {"ref.fill_f32_u1_cs",        setup_fill,      run_ref_fill,  check_fill,      NULL,           NULL},
+    {"ref.fill_f32_u4_cs",        setup_fill,      run_ref_fill,  check_fill,      NULL,           NULL},
     {"core.alloc_1MiB",           NULL,            NULL,          NULL,            teardown_alloc, measure_alloc},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

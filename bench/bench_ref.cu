@@ -7,6 +7,9 @@
  * - a bare read of n float32 (16-byte loads, U of them in flight per thread, one unit of U x
  *   256 vectors per block, as many blocks as units, one partial sum per block written): the
  *   read rate a reduction can reach, which the copy ceiling (read + write) does not give;
+ * - a fill of n float32 with U float4 stores per thread (one unit of U x T vectors per block of
+ *   T threads, as many blocks as units), plain or streaming (st.global.cs) stores: the write
+ *   rate a kernel reaches beside the driver's cuMemsetD32 that the library's fill calls;
  * - CUB's segmented sum over the rows of a matrix, one block per row (the call CuPy makes for
  *   a sum over a contiguous last axis);
  * - CUB's single-pass scan of float32 sums with 32-bit offsets (DeviceScan picks 64-bit ones
@@ -83,6 +86,32 @@ __global__ void __launch_bounds__(kReadThreads) math_kernel(const float4 *in, fl
   if (blockIdx.x == 0 && (int)threadIdx.x < tail_n) tail_out[threadIdx.x] = math_of<F>(tail_in[threadIdx.x]);
 }
 
+template <int U, int T, bool CS>
+__global__ void __launch_bounds__(T) fill_kernel(float4 *out, int64_t nv, float v, float *tail, int tail_n) {
+  const float4 x = make_float4(v, v, v, v);
+  const int64_t j0 = (int64_t)blockIdx.x * (U * T) + threadIdx.x;
+  if (j0 + (int64_t)(U - 1) * T < nv) {
+#pragma unroll
+    for (int k = 0; k < U; k++) {
+      if (CS)
+        __stcs(out + j0 + (int64_t)k * T, x);
+      else
+        out[j0 + (int64_t)k * T] = x;
+    }
+  } else {
+    for (int64_t j = j0; j < nv; j += T) out[j] = x;
+  }
+  if (blockIdx.x == 0 && (int)threadIdx.x < tail_n) tail[threadIdx.x] = v;
+}
+
+template <int U, int T, bool CS>
+cudaError_t fill_with(float *out, int64_t n, float v, cudaStream_t st) {
+  const int64_t nv = n / 4, per = (int64_t)U * T, units = (nv + per - 1) / per;
+  fill_kernel<U, T, CS><<<units < 1 ? 1u : (unsigned)units, T, 0, st>>>((float4 *)out, nv, v, out + nv * 4,
+                                                                         (int)(n - nv * 4));
+  return cudaGetLastError();
+}
+
 /* Blocks of the read and math kernels: one per unit of unroll x 256 float4, at least one. */
 unsigned units_of(int64_t n, int unroll) {
   const int64_t per = (int64_t)unroll * kReadThreads, units = (n / 4 + per - 1) / per;
@@ -155,6 +184,20 @@ extern "C" cudaError_t bench_ref_math_f32(int fn, int unroll, const float *in, f
     case 101: return math_with<1, 1>(in, out, n, st);
     case 102: return math_with<1, 2>(in, out, n, st);
     case 108: return math_with<1, 8>(in, out, n, st);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+extern "C" cudaError_t bench_ref_fill_f32(int unroll, int threads, int streaming, float *out, int64_t n, float v,
+                                          cudaStream_t st) {
+  if (n < 0 || n / 4 / 128 > (int64_t)INT32_MAX) return cudaErrorInvalidValue;
+  switch (unroll * 10000 + threads * 10 + (streaming != 0)) {
+    case 10000 + 2560: return fill_with<1, 256, false>(out, n, v, st);
+    case 40000 + 2560: return fill_with<4, 256, false>(out, n, v, st);
+    case 80000 + 2560: return fill_with<8, 256, false>(out, n, v, st);
+    case 40000 + 1280: return fill_with<4, 128, false>(out, n, v, st);
+    case 40000 + 2561: return fill_with<4, 256, true>(out, n, v, st);
+    case 10000 + 2561: return fill_with<1, 256, true>(out, n, v, st);
     default: return cudaErrorInvalidValue;
   }
 }

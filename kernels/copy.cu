@@ -233,6 +233,25 @@ __global__ void __launch_bounds__(ND_K_THREADS) k_fill_vec(char *p, int64_t nbyt
   if (tid < nbytes - groups * 16) p[groups * 16 + tid] = (char)pat.bytes[tid];
 }
 
+/* Fills larger than the L2 cache: one 16-byte store per thread and as many blocks as vectors
+ * (the grid loops only past the grid's limit). Writes that reach memory go faster in many
+ * short blocks than through the driver's fill or a few looping ones: of a plain or streaming
+ * store of 1, 4 or 8 vectors per thread, one vector was fastest on the H100 and the H200 and
+ * beat cuMemsetD32 by 1-2% there (bench rows ref.fill_f32_*, bench/RESULTS.md). */
+__global__ void __launch_bounds__(ND_K_THREADS) k_fill_wide(char *p, int64_t nbytes, uint4 x) {
+  const int64_t groups = nbytes / 16;
+  const int64_t step = (int64_t)gridDim.x * blockDim.x;
+  const int64_t tid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  /* Not unrolled: the unrolled loop's trip count costs a 64-bit division per thread, more than
+   * the one store each thread has (the kernel then ran at half the rate). */
+#pragma unroll 1
+  for (int64_t j = tid; j < groups; j += step) ((uint4 *)p)[j] = x;
+  if (tid < nbytes - groups * 16) {
+    const unsigned w = tid < 4 ? x.x : tid < 8 ? x.y : tid < 12 ? x.z : x.w;
+    p[groups * 16 + tid] = (char)(w >> (8 * (tid & 3)));
+  }
+}
+
 /* Contiguous fill with a small parameter block: launch cost grows with the bytes of kernel
  * parameters, and tiny fills are dominated by it. */
 template <int N>
@@ -403,13 +422,27 @@ extern "C" nd_status nd_k_fill(const nd_kloop *L, const nd_koperand *d, const nd
   cudaStream_t st = (cudaStream_t)stream;
   if (L->count == 0) return ND_OK;
   const int sz = nd_itemsize_of[d->dtype];
+  /* Past the L2 cache (the device's property), where the stores go to memory, the wide kernel
+   * writes fastest, whatever the value. Below it the stores stay in L2 and the driver's fills,
+   * which cost a third of a kernel's host time to launch, are used as before. */
+  const nd__device_props *dp =
+      16 % sz == 0 && nd_is_contig(L, d, sz) && (uintptr_t)d->data % 16 == 0 ? nd__device_props_current() : NULL;
+  if (dp != NULL && L->count * sz > dp->l2_bytes) {
+    uint4 x;
+    unsigned char pat[16];
+    for (int b = 0; b < 16; b++) pat[b] = v->bytes[b % sz];
+    memcpy(&x, pat, 16);
+    const int64_t nbytes = L->count * sz;
+    return ND_CUDA(nd_k_go<k_fill_wide>(nd_k_grid_x((nbytes / 16 + ND_K_THREADS - 1) / ND_K_THREADS), ND_K_THREADS,
+                                        0, st, d->data, nbytes, x));
+  }
   /* A value of identical bytes (zero, or all 0xff) is a memset when contiguous. */
   bool uniform = true;
   for (int b = 1; b < sz; b++) uniform = uniform && v->bytes[b] == v->bytes[0];
   if (uniform && nd_is_contig(L, d, sz))
     return ND_CUDA(cudaMemsetAsync(d->data, v->bytes[0], (size_t)(L->count * sz), st));
-  /* Two- and four-byte values go to the driver's own fills, which write at the memset rate
-   * (a kernel of 16-byte stores measured 90% of it on the H100) and cost a memset's launch. */
+  /* Two- and four-byte values go to the driver's own fills, which cost a memset's launch (a
+   * kernel's launch costs about three times its host time: stream.tiny_fill's bare rows). */
   if ((sz == 2 || sz == 4) && nd_is_contig(L, d, sz) && (uintptr_t)d->data % sz == 0) {
     const nd__driver_api *drv = nd__driver();
     CUresult r = CUDA_ERROR_NOT_SUPPORTED;

@@ -1707,6 +1707,42 @@ START_TEST(fill_contiguous_lengths_and_alignments) {
 }
 END_TEST
 
+/* Fills larger than the L2 cache take the wide kernel (one 16-byte store per thread, as many
+ * blocks as stores) whatever the value, identical bytes (0 and 3 in int8) included: item sizes
+ * 1 to 16, lengths that leave a tail of bytes after the last 16-byte store, views on and off a
+ * 16-byte boundary (off it, the other paths); the elements around the view keep their values. */
+START_TEST(fill_past_the_l2_cache) {
+  int dev = 0;
+  nd_device_properties props;
+  OK(nd_device_get(&dev));
+  OK(nd_device_get_properties(dev, &props));
+  static const struct {
+    nd_dtype dt;
+    double v;
+  } cases[] = {{ND_INT8, 3}, {ND_INT8, 0}, {ND_FLOAT16, -1.5}, {ND_FLOAT32, 3.25}, {ND_FLOAT64, 0.0},
+               {ND_COMPLEX128, 2.5}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int64_t off = 0; off < 2; off++) {
+      const int64_t isz = (int64_t)nd_dtype_itemsize(cases[c].dt);
+      const int64_t len = props.l2_cache_bytes / isz + 5, n = len + 3;
+      nd_ref r = nd_ref_new(cases[c].dt, 1, &n);
+      nd_ref_fill_pattern(&r, (int)c);
+      nd_array *a = nd_ref_upload(&r), *v;
+      nd_slice sl = {off, off + len, 1};
+      OK(nd_array_slice(a, 1, &sl, &v));
+      const nd_scalar val = nd_scalar_float(cases[c].v);
+      OK(nd_array_fill(v, val));
+      nd_ref rv = nd_ref_slice(&r, 1, &sl);
+      nd_ref_fill(&rv, val);
+      nd_ref_expect(a, &r, "fill(%s[%lld:%lld], %g) past the L2 cache (%lld bytes)", nd_dtype_name(cases[c].dt),
+                    (long long)off, (long long)(off + len), cases[c].v, (long long)props.l2_cache_bytes);
+      nd_array_release(v);
+      nd_array_release(a);
+      nd_ref_free(&r);
+    }
+}
+END_TEST
+
 START_TEST(concatenate_and_stack) {
   static const struct {
     int n, ndim, axis;
@@ -2142,6 +2178,7 @@ static Suite *array_suite(void) {
   tcase_add_test(tc, copyto_overlapping_views);
   tcase_add_test(tc, fill_every_kind_into_every_dtype);
   tcase_add_test(tc, fill_contiguous_lengths_and_alignments);
+  tcase_add_test(tc, fill_past_the_l2_cache);
   tcase_add_test(tc, concatenate_and_stack);
   tcase_add_test(tc, tile_and_repeat);
   tcase_add_test(tc, copy_transposed_kernel_paths);
