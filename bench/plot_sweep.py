@@ -6,7 +6,7 @@
 Reads the CSV of `nd_bench --sweep` (which carries '# copy_gbps' and '# launch_us') and of
 bench/sweep.py, and draws one panel per operation with a line per tool, the copy-bandwidth line
 (the bytes of one call at the measured copy rate: no bandwidth-bound call can be faster) and the
-launch-latency floor (an empty launch between two events). Also prints, per operation and size,
+launch-latency floor (the least time of an empty launch between two events). Also prints, per operation and size,
 the best peer's time over ndcuda's (below 1: ndcuda behind), marking where ndcuda falls behind.
 Without --png it only prints (matplotlib is needed for the picture only).
 """
