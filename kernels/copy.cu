@@ -441,8 +441,8 @@ extern "C" nd_status nd_k_fill(const nd_kloop *L, const nd_koperand *d, const nd
   for (int b = 1; b < sz; b++) uniform = uniform && v->bytes[b] == v->bytes[0];
   if (uniform && nd_is_contig(L, d, sz))
     return ND_CUDA(cudaMemsetAsync(d->data, v->bytes[0], (size_t)(L->count * sz), st));
-  /* Two- and four-byte values go to the driver's own fills, which cost a memset's launch (a
-   * kernel's launch costs about three times its host time: stream.tiny_fill's bare rows). */
+  /* Two- and four-byte values go to the driver's own fills, whose launch costs the host about a
+   * third of a kernel's (stream.tiny_fill's bare rows). */
   if ((sz == 2 || sz == 4) && nd_is_contig(L, d, sz) && (uintptr_t)d->data % sz == 0) {
     const nd__driver_api *drv = nd__driver();
     CUresult r = CUDA_ERROR_NOT_SUPPORTED;
