@@ -1,5 +1,5 @@
-/* Per-thread, per-device cuBLAS and cuSOLVER handles, scratch memory, and the single host wait
- * of checked mode.
+/* Per-thread, per-device cuBLAS and cuSOLVER handles, the small products' cublasLt plans,
+ * scratch memory, and the single host wait of checked mode.
  *
  * Handles are created lazily on the first call that needs them on a (thread, device) pair and
  * destroyed when the thread exits. A handle is not thread-safe to share while its stream
@@ -24,10 +24,27 @@
 
 #define ND__LA_MAX_DEVICES 64
 
+/* A cublasLt plan of one product shape (see "cublasLt plans for small products" below). */
+#define ND__LT_PLANS 16
+
+typedef struct nd__lt_plan {
+  int used, device;
+  nd__lt_gemm key; /* shape, types and operations (the pointers are not part of it) */
+  unsigned align[3];
+  unsigned long long stamp;
+  cublasLtMatmulDesc_t op;
+  cublasLtMatrixLayout_t la, lb, lc;
+  cublasLtMatmulAlgo_t algo;
+} nd__lt_plan;
+
+static void nd__lt_plan_drop(nd__lt_plan *p);
+
 typedef struct nd__la_thread {
   cublasHandle_t blas[ND__LA_MAX_DEVICES];
   cusolverDnHandle_t solver[ND__LA_MAX_DEVICES];
   unsigned long long *pinned; /* two words of page-locked memory for checked mode */
+  nd__lt_plan plan[ND__LT_PLANS]; /* the small products' plans, any device */
+  unsigned long long plan_clock;
 } nd__la_thread;
 
 static pthread_key_t nd__la_key;
@@ -48,6 +65,7 @@ static void nd__la_thread_free(void *p) {
     if (t->solver[d] != NULL) (void)cusolverDnDestroy(t->solver[d]);
   }
   if (t->pinned != NULL) (void)cudaFreeHost(t->pinned);
+  for (int i = 0; i < ND__LT_PLANS; i++) nd__lt_plan_drop(&t->plan[i]);
   if (cur >= 0) (void)cudaSetDevice(cur);
   (void)cudaGetLastError();
   free(t);
@@ -181,30 +199,10 @@ nd_status nd__linalg_wait_first(const char *fn, nd_stream *s, const void *first,
  *
  * cublasGemmEx chooses its algorithm on every call (host time that shows for small products);
  * a cublasLt plan keeps the matmul and layout descriptors and the heuristic's algorithm for a
- * shape, so a repeated product costs one cublasLtMatmul. Plans are kept per thread (with the
- * handles, destroyed at thread exit), ND__LT_PLANS of them, the least recently used replaced.
- * The cuBLAS handle serves as the cublasLt handle (cuBLAS documents the cast). No workspace:
- * one shared across the thread's streams would need ordering of its own. */
-#define ND__LT_PLANS 16
-
-typedef struct nd__lt_plan {
-  int used, device;
-  nd__lt_gemm key; /* shape, types and operations (the pointers are not part of it) */
-  unsigned align[3];
-  unsigned long long stamp;
-  cublasLtMatmulDesc_t op;
-  cublasLtMatrixLayout_t la, lb, lc;
-  cublasLtMatmulAlgo_t algo;
-} nd__lt_plan;
-
-typedef struct nd__lt_cache {
-  nd__lt_plan plan[ND__LT_PLANS];
-  unsigned long long clock;
-} nd__lt_cache;
-
-static _Thread_local nd__lt_cache *nd__lt_self = NULL;
-static pthread_key_t nd__lt_key;
-static pthread_once_t nd__lt_once = PTHREAD_ONCE_INIT;
+ * shape, so a repeated product costs one cublasLtMatmul. Plans are kept per thread with the
+ * handles (nd__la_thread, destroyed at thread exit), ND__LT_PLANS of them, the least recently
+ * used replaced. The cuBLAS handle serves as the cublasLt handle (cuBLAS documents the cast). No
+ * workspace: one shared across the thread's streams would need ordering of its own. */
 
 static void nd__lt_plan_drop(nd__lt_plan *p) {
   if (p->op) (void)cublasLtMatmulDescDestroy(p->op);
@@ -213,15 +211,6 @@ static void nd__lt_plan_drop(nd__lt_plan *p) {
   if (p->lc) (void)cublasLtMatrixLayoutDestroy(p->lc);
   memset(p, 0, sizeof *p);
 }
-
-static void nd__lt_cache_free(void *v) {
-  nd__lt_cache *c = v;
-  if (c == NULL) return;
-  for (int i = 0; i < ND__LT_PLANS; i++) nd__lt_plan_drop(&c->plan[i]);
-  free(c);
-}
-
-static void nd__lt_make_key(void) { (void)pthread_key_create(&nd__lt_key, nd__lt_cache_free); }
 
 /* The largest power of two up to 256 that divides the address (cublasLt's preference unit). */
 static unsigned nd__lt_align(const void *p) {
@@ -301,18 +290,12 @@ static nd_status nd__lt_plan_make(const char *fn, cublasLtHandle_t lt, nd__lt_pl
 
 nd_status nd__gemm_lt(const char *fn, nd_stream *s, void *handle, const nd__lt_gemm *g, int *done) {
   *done = 0;
-  if (nd__lt_self == NULL) {
-    (void)pthread_once(&nd__lt_once, nd__lt_make_key);
-    nd__lt_cache *c = calloc(1, sizeof *c);
-    if (c == NULL) return ND_OK; /* no host memory for a plan: cublasGemmEx needs none */
-    (void)pthread_setspecific(nd__lt_key, c);
-    nd__lt_self = c;
-  }
-  nd__lt_cache *c = nd__lt_self;
+  nd__la_thread *t = NULL;
+  ND_TRY(nd__la_thread_get(fn, &t)); /* made by nd__cublas_for, which gave the handle */
   const unsigned al[3] = {nd__lt_align(g->a), nd__lt_align(g->b), nd__lt_align(g->c)};
-  nd__lt_plan *p = NULL, *victim = &c->plan[0];
+  nd__lt_plan *p = NULL, *victim = &t->plan[0];
   for (int i = 0; i < ND__LT_PLANS; i++) {
-    nd__lt_plan *q = &c->plan[i];
+    nd__lt_plan *q = &t->plan[i];
     if (nd__lt_same(q, s->device, g, al)) {
       p = q;
       break;
@@ -327,7 +310,7 @@ nd_status nd__gemm_lt(const char *fn, nd_stream *s, void *handle, const nd__lt_g
     if (!found) return ND_OK;
     p = victim;
   }
-  p->stamp = ++c->clock;
+  p->stamp = ++t->plan_clock;
   nd_status st = ND_CUBLAS(cublasLtMatmul(lt, p->op, g->alpha, g->a, p->la, g->b, p->lb, g->beta, g->c, p->lc, g->c,
                                           p->lc, &p->algo, NULL, 0, (cudaStream_t)s->cu));
   if (st != ND_OK) return nd__error_context(st, fn);
