@@ -3,6 +3,8 @@
  * (solve with b carried), the blocked Gauss-Jordan of gj_panels.cu (algorithm there) run by
  * one warp on the panel machinery of gj_panel_pass.cuh. float64 takes these on devices without
  * float64 tensor cores, gj_tensor.cu's kernel otherwise. */
+#include <type_traits>
+
 #include "linalg/gj_panel_pass.cuh"
 #include "linalg/stage_solve.cuh"
 
@@ -64,14 +66,12 @@ __global__ void __launch_bounds__(32 * WPB, MINB) k_gjw(nd_lk_gj p) {
  * register columns of updates for the float32 tile 4 x 8). */
 constexpr int ND_GJWS_NRHS = 4;
 
-template <int V>
-struct nd_int_c {
-  static constexpr int value = V;
-};
+/* Calls f(std::integral_constant<int, I>) for I = Q .. NQ - 1: a loop whose index is a
+ * compile-time constant in each body. */
 template <int Q, int NQ, typename F>
 __device__ __forceinline__ void nd_static_for(F &&f) {
   if constexpr (Q < NQ) {
-    f(nd_int_c<Q>{});
+    f(std::integral_constant<int, Q>());
     nd_static_for<Q + 1, NQ>(f);
   }
 }
