@@ -78,7 +78,7 @@ typedef struct la_data {
   int64_t n;     /* matrix order */
   int64_t k;     /* right-hand sides (solve) */
   int checked;   /* inverse: the default checked mode instead of unchecked */
-  unsigned generic; /* inverse: nd__gj_set_generic's mask during the call (0: the normal plan) */
+  unsigned generic; /* batched inverse or solve: nd__gj_set_generic's mask during the call (0: the normal plan) */
   void *ha;      /* host A (C order, dtype dt) */
   void *hb;      /* host b (solve) or B (matmul) */
   void *blas;    /* reference product: its cuBLAS handle (chosen by the case name in setup) */
@@ -263,15 +263,15 @@ static int setup_inv_8(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, 
 static int setup_inv_32(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 10000, 32, ND_FLOAT32); }
 static int setup_inv_32d(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 10000, 32, ND_FLOAT64); }
 static int setup_inv_128(bench_ctx *ctx, bench_state *st) { return setup_inv(ctx, st, 1000, 128, ND_FLOAT32); }
-/* The kernel comparisons (linalg.gj_*): a stack as setup_inv makes it, inverted under the
- * generic mask `generic`. */
-static int setup_gj(bench_ctx *ctx, bench_state *st, int64_t batch, int64_t n, nd_dtype dt, unsigned generic) {
-  if (setup_inv(ctx, st, batch, n, dt) != 0) return -1;
-  ((la_data *)st->p)->generic = generic;
-  return 0;
-}
-#define GJ_SETUP(name, batch, n, dt, generic) \
-  static int name(bench_ctx *ctx, bench_state *st) { return setup_gj(ctx, st, batch, n, dt, generic); }
+/* The kernel comparisons (linalg.gj_*): the stack that `make` (setup_inv, or for the solves
+ * setup_solve_batched) sets up, run under the generic mask `mask`. */
+#define GJ_CASE(name, make, batch, n, dt, mask)                    \
+  static int name(bench_ctx *ctx, bench_state *st) {               \
+    if (make(ctx, st, batch, n, dt) != 0) return -1;               \
+    ((la_data *)st->p)->generic = mask;                            \
+    return 0;                                                      \
+  }
+#define GJ_SETUP(name, batch, n, dt, generic) GJ_CASE(name, setup_inv, batch, n, dt, generic)
 #define GJ_OFF(route) ND__GJ_SKIP(ND__GJ_##route)
 GJ_SETUP(setup_gj_tiny4, 100000, 4, ND_FLOAT32, 0)
 GJ_SETUP(setup_gj_tiny4_small, 100000, 4, ND_FLOAT32, GJ_OFF(TINY))
@@ -366,15 +366,9 @@ static int setup_solve_128(bench_ctx *ctx, bench_state *st) {
  * (linalg.gj_tiny_solve_*) and the one-warp kernels (gj_warp_solve_*, gj_tc_solve_*) beside the
  * small kernel, the medium kernel (gj_lookahead_solve_*) beside the vendor inverse and a
  * product. */
-static int setup_solve_gj(bench_ctx *ctx, bench_state *st, int64_t batch, int64_t n, nd_dtype dt, unsigned generic) {
-  if (setup_solve_batched(ctx, st, batch, n, dt) != 0) return -1;
-  ((la_data *)st->p)->generic = generic;
-  return 0;
-}
+#define GJ_SOLVE_SETUP(name, batch, n, dt, generic) GJ_CASE(name, setup_solve_batched, batch, n, dt, generic)
 /* the rows of those cases in the table below */
 #define GJ_SOLVE_ROW(name, setup) {name, setup, run_solve_unchecked, check_solve, la_teardown, NULL}
-#define GJ_SOLVE_SETUP(name, batch, n, dt, generic) \
-  static int name(bench_ctx *ctx, bench_state *st) { return setup_solve_gj(ctx, st, batch, n, dt, generic); }
 GJ_SOLVE_SETUP(setup_gjs_tiny8, 100000, 8, ND_FLOAT32, 0)
 GJ_SOLVE_SETUP(setup_gjs_tiny8_small, 100000, 8, ND_FLOAT32, GJ_OFF(TINY))
 GJ_SOLVE_SETUP(setup_gjs_tiny4d, 100000, 4, ND_FLOAT64, 0)
