@@ -86,6 +86,13 @@ __global__ void __launch_bounds__(kReadThreads) math_kernel(const float4 *in, fl
   if (blockIdx.x == 0 && (int)threadIdx.x < tail_n) tail_out[threadIdx.x] = math_of<F>(tail_in[threadIdx.x]);
 }
 
+/* Blocks of the read, math and fill kernels over n float32: one per unit of unroll x threads
+ * float4, at least one. */
+unsigned units_of(int64_t n, int unroll, int threads = kReadThreads) {
+  const int64_t per = (int64_t)unroll * threads, units = (n / 4 + per - 1) / per;
+  return units < 1 ? 1u : (unsigned)units;
+}
+
 template <int U, int T, bool CS>
 __global__ void __launch_bounds__(T) fill_kernel(float4 *out, int64_t nv, float v, float *tail, int tail_n) {
   const float4 x = make_float4(v, v, v, v);
@@ -106,17 +113,11 @@ __global__ void __launch_bounds__(T) fill_kernel(float4 *out, int64_t nv, float 
 
 template <int U, int T, bool CS>
 cudaError_t fill_with(float *out, int64_t n, float v, cudaStream_t st) {
-  const int64_t nv = n / 4, per = (int64_t)U * T, units = (nv + per - 1) / per;
-  fill_kernel<U, T, CS><<<units < 1 ? 1u : (unsigned)units, T, 0, st>>>((float4 *)out, nv, v, out + nv * 4,
-                                                                         (int)(n - nv * 4));
+  const int64_t nv = n / 4;
+  fill_kernel<U, T, CS><<<units_of(n, U, T), T, 0, st>>>((float4 *)out, nv, v, out + nv * 4, (int)(n - nv * 4));
   return cudaGetLastError();
 }
 
-/* Blocks of the read and math kernels: one per unit of unroll x 256 float4, at least one. */
-unsigned units_of(int64_t n, int unroll) {
-  const int64_t per = (int64_t)unroll * kReadThreads, units = (n / 4 + per - 1) / per;
-  return units < 1 ? 1u : (unsigned)units;
-}
 
 template <int F, int U>
 cudaError_t math_with(const float *in, float *out, int64_t n, cudaStream_t st) {
