@@ -116,16 +116,18 @@ static int sw_bare_once(bench_ctx *ctx, void *p) {
 
 int bench_sweep(bench_ctx *ctx, FILE *out) {
   int failures = 0;
-  double launch_us = NAN, lmin = NAN;
+  double launch_median = NAN, launch_min = NAN;
   sw_bare bare = {NULL};
   if (cudaMalloc((void **)&bare.p, sizeof(float)) == cudaSuccess &&
-      bench_time_device(ctx, sw_bare_once, &bare, ctx->warmup, 51, &launch_us, &lmin) != 0)
+      bench_time_device(ctx, sw_bare_once, &bare, ctx->warmup, 51, &launch_median, &launch_min) != 0)
     failures++;
   (void)cudaFree(bare.p);
-  printf("launch floor (empty <<<1,1>>> between two events): %.2f us least, %.2f us median\n\n", lmin, launch_us);
+  printf("launch floor (empty <<<1,1>>> between two events): %.2f us least, %.2f us median\n\n", launch_min,
+         launch_median);
   printf("%-16s %12s %12s %12s %5s %10s\n", "op", "size", "median_us", "min_us", "reps", "GB/s|TF/s");
   if (out) {
-    fprintf(out, "# launch_us: %.3f\n# launch_median_us: %.3f\n# copy_gbps: %.2f\n", lmin, launch_us, ctx->copy_gbps);
+    fprintf(out, "# launch_us: %.3f\n# launch_median_us: %.3f\n# copy_gbps: %.2f\n", launch_min, launch_median,
+            ctx->copy_gbps);
     fprintf(out, "tool,op,size,median_us,min_us,reps,bytes,flops\n");
   }
   for (size_t o = 0; o < sizeof sw_ops / sizeof sw_ops[0]; o++) {
