@@ -344,8 +344,8 @@ nd_status nd__einsum_parse(const char *fn, const char *subscripts, int nops, con
  * its neighbour side by side (nd__gj_set_generic; bench/bench_linalg.c's *_generic cases), and
  * linalg/TUNING.md keeps the figures, including those of the variants removed under this rule
  * (the float32 row kernel of orders 25..32, within 2-12% of k_gjw). */
-#define ND__M_INV_SOLVE ((1u << 0) | (1u << 1))                  /* ND_LK_INV, ND_LK_SOLVE */
-#define ND__M_ALL_SOLVE ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 3)) /* every mode */
+#define ND__M_INV_SOLVE ((1u << 0) | (1u << 1))                   /* ND_LK_INV, ND_LK_SOLVE */
+#define ND__M_ALL ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 3)) /* every mode */
 
 const nd__gj_plan_row nd__gj_plan_rows[] = {
     /* inverse and solve: one thread per tiny matrix (generic neighbour: the small kernel) */
@@ -361,14 +361,14 @@ const nd__gj_plan_row nd__gj_plan_rows[] = {
     {ND__M_INV_SOLVE, ND_FLOAT32, 25, 32, 0, ND__GJ_WARP},
     /* every mode: several matrices per warp up to 32, one block per matrix up to 128 (generic
      * neighbour: cuBLAS / cuSOLVER) */
-    {ND__M_ALL_SOLVE, ND_FLOAT32, 1, 32, 0, ND__GJ_SMALL},
-    {ND__M_ALL_SOLVE, ND_FLOAT64, 1, 32, 0, ND__GJ_SMALL},
-    {ND__M_ALL_SOLVE, ND_COMPLEX64, 1, 32, 0, ND__GJ_SMALL},
-    {ND__M_ALL_SOLVE, ND_COMPLEX128, 1, 32, 0, ND__GJ_SMALL},
-    {ND__M_ALL_SOLVE, ND_FLOAT32, 33, 128, 0, ND__GJ_MEDIUM},
-    {ND__M_ALL_SOLVE, ND_FLOAT64, 33, 128, 0, ND__GJ_MEDIUM},
-    {ND__M_ALL_SOLVE, ND_COMPLEX64, 33, 128, 0, ND__GJ_MEDIUM},
-    {ND__M_ALL_SOLVE, ND_COMPLEX128, 33, 64, 0, ND__GJ_MEDIUM},
+    {ND__M_ALL, ND_FLOAT32, 1, 32, 0, ND__GJ_SMALL},
+    {ND__M_ALL, ND_FLOAT64, 1, 32, 0, ND__GJ_SMALL},
+    {ND__M_ALL, ND_COMPLEX64, 1, 32, 0, ND__GJ_SMALL},
+    {ND__M_ALL, ND_COMPLEX128, 1, 32, 0, ND__GJ_SMALL},
+    {ND__M_ALL, ND_FLOAT32, 33, 128, 0, ND__GJ_MEDIUM},
+    {ND__M_ALL, ND_FLOAT64, 33, 128, 0, ND__GJ_MEDIUM},
+    {ND__M_ALL, ND_COMPLEX64, 33, 128, 0, ND__GJ_MEDIUM},
+    {ND__M_ALL, ND_COMPLEX128, 33, 64, 0, ND__GJ_MEDIUM},
 };
 const int nd__gj_plan_count = (int)(sizeof nd__gj_plan_rows / sizeof nd__gj_plan_rows[0]);
 
