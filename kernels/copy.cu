@@ -417,33 +417,40 @@ extern "C" nd_status nd_k_copy(const nd_kloop *L, const nd_koperand *d, const nd
                                             *L, *d, *s));
 }
 
+/* The value of sz bytes repeated over 16 (sz divides 16): what the 16-byte stores write. */
+static nd_kscalar nd_fill_pattern(const nd_kscalar *v, int sz) {
+  nd_kscalar pat;
+  for (int b = 0; b < 16; b++) pat.bytes[b] = v->bytes[b % sz];
+  return pat;
+}
+
 extern "C" nd_status nd_k_fill(const nd_kloop *L, const nd_koperand *d, const nd_kscalar *v,
                                void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   if (L->count == 0) return ND_OK;
   const int sz = nd_itemsize_of[d->dtype];
+  const bool contig = nd_is_contig(L, d, sz);
+  /* contiguous and 16-byte aligned (every item size divides 16): the 16-byte store kernels */
+  const bool vec16 = contig && 16 % sz == 0 && (uintptr_t)d->data % 16 == 0;
+  const int64_t nbytes = L->count * sz;
   /* Past the L2 cache (the device's property), where the stores go to memory, the wide kernel
    * writes fastest, whatever the value. Below it the stores stay in L2 and the driver's fills,
    * which cost a third of a kernel's host time to launch, are used as before. */
-  const nd__device_props *dp =
-      16 % sz == 0 && nd_is_contig(L, d, sz) && (uintptr_t)d->data % 16 == 0 ? nd__device_props_current() : NULL;
-  if (dp != NULL && L->count * sz > dp->l2_bytes) {
+  const nd__device_props *dp = vec16 ? nd__device_props_current() : NULL;
+  if (dp != NULL && nbytes > dp->l2_bytes) {
+    const nd_kscalar pat = nd_fill_pattern(v, sz);
     uint4 x;
-    unsigned char pat[16];
-    for (int b = 0; b < 16; b++) pat[b] = v->bytes[b % sz];
-    memcpy(&x, pat, 16);
-    const int64_t nbytes = L->count * sz;
+    memcpy(&x, pat.bytes, 16);
     return ND_CUDA(nd_k_go<k_fill_wide>(nd_k_grid_x((nbytes / 16 + ND_K_THREADS - 1) / ND_K_THREADS), ND_K_THREADS,
                                         0, st, d->data, nbytes, x));
   }
   /* A value of identical bytes (zero, or all 0xff) is a memset when contiguous. */
   bool uniform = true;
   for (int b = 1; b < sz; b++) uniform = uniform && v->bytes[b] == v->bytes[0];
-  if (uniform && nd_is_contig(L, d, sz))
-    return ND_CUDA(cudaMemsetAsync(d->data, v->bytes[0], (size_t)(L->count * sz), st));
+  if (uniform && contig) return ND_CUDA(cudaMemsetAsync(d->data, v->bytes[0], (size_t)nbytes, st));
   /* Two- and four-byte values go to the driver's own fills, whose launch costs the host about a
    * third of a kernel's (stream.tiny_fill's bare rows). */
-  if ((sz == 2 || sz == 4) && nd_is_contig(L, d, sz) && (uintptr_t)d->data % sz == 0) {
+  if ((sz == 2 || sz == 4) && contig && (uintptr_t)d->data % sz == 0) {
     const nd__driver_api *drv = nd__driver();
     CUresult r = CUDA_ERROR_NOT_SUPPORTED;
     if (sz == 4 && drv->memset_d32_async != NULL) {
@@ -460,15 +467,11 @@ extern "C" nd_status nd_k_fill(const nd_kloop *L, const nd_koperand *d, const nd
      * (its errors are not sticky) is the kernel's to report or not. */
     if (r == CUDA_SUCCESS) return ND_OK;
   }
-  if (nd_is_contig(L, d, sz) && (uintptr_t)d->data % 16 == 0) {
-    nd_kscalar pat;
-    for (int b = 0; b < 16; b++) pat.bytes[b] = v->bytes[b % sz];
-    const int64_t nbytes = L->count * sz;
-    return ND_CUDA(nd_k_go<k_fill_vec>(nd_k_oneshot_blocks(nbytes / 16 + 1), ND_K_THREADS, 0, st,
-                                       d->data, nbytes, pat));
-  }
+  if (vec16)
+    return ND_CUDA(nd_k_go<k_fill_vec>(nd_k_oneshot_blocks(nbytes / 16 + 1), ND_K_THREADS, 0, st, d->data, nbytes,
+                                       nd_fill_pattern(v, sz)));
   unsigned blocks = nd_k_blocks(L->count, ND_K_THREADS);
-  if (nd_is_contig(L, d, sz) && (uintptr_t)d->data % sz == 0) {
+  if (contig && (uintptr_t)d->data % sz == 0) {
     return ND_CUDA(nd_by_itemsize(sz, [&](auto B) {
       return nd_k_go<k_fill_contig<decltype(B)::value>>(blocks, ND_K_THREADS, 0, st, d->data, L->count, *v);
     }));
