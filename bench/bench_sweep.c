@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum sw_kind { SW_ADD, SW_SUM, SW_SORT, SW_INV8, SW_INV32, SW_MATMUL };
+enum sw_kind { SW_ADD, SW_SUM, SW_SORT, SW_ARGSORT, SW_INV8, SW_INV32, SW_MATMUL };
 
 typedef struct sw_op {
   const char *name;
@@ -31,7 +31,9 @@ typedef struct sw_op {
 
 static const int64_t sw_elems[] = {1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24, 1 << 26,
                                    1 << 28, 0};
-static const int64_t sw_sort[] = {1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24, 1 << 26, 0};
+/* sorts: also 2^13 and 2^15 keys, each side of the one-block sorts' largest tile (16384) */
+static const int64_t sw_sort[] = {1 << 10, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16, 1 << 18,
+                                  1 << 20, 1 << 22, 1 << 24, 1 << 26, 0};
 static const int64_t sw_batch[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 0};
 static const int64_t sw_order[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 0};
 
@@ -40,6 +42,7 @@ static const sw_op sw_ops[] = {
     {"add_f32", SW_ADD, sw_elems, 1 << 22},
     {"sum_f32", SW_SUM, sw_elems, 1 << 22},
     {"sort_f32", SW_SORT, sw_sort, 1 << 20},
+    {"argsort_f32", SW_ARGSORT, sw_sort, 1 << 20},
     {"inv_8x8_f32", SW_INV8, sw_batch, 10000},
     {"inv_32x32_f32", SW_INV32, sw_batch, 10000},
     {"matmul_f32", SW_MATMUL, sw_order, 1024},
@@ -58,6 +61,7 @@ static int sw_once(bench_ctx *ctx, void *p) {
     case SW_ADD: BENCH_ND(nd_add(g->a, g->b, NULL, &g->out)); break;
     case SW_SUM: BENCH_ND(nd_sum(g->a, 0, NULL, 0, ND_DTYPE_DEFAULT, NULL, &g->out)); break;
     case SW_SORT: BENCH_ND(nd_sort(g->a, -1, &g->out)); break;
+    case SW_ARGSORT: BENCH_ND(nd_argsort(g->a, -1, &g->out)); break;
     case SW_INV8:
     case SW_INV32: BENCH_ND(nd_linalg_inv_ex(g->a, ND_LINALG_UNCHECKED, &g->out, NULL)); break;
     default: BENCH_ND(nd_matmul(g->a, g->b, &g->out)); break;
@@ -73,6 +77,7 @@ static void sw_cost(int kind, int64_t size, int64_t *bytes, double *flops) {
     case SW_ADD: *bytes = 12 * size; break;
     case SW_SUM: *bytes = 4 * size + 4; break;
     case SW_SORT: *bytes = 8 * size; break;
+    case SW_ARGSORT: *bytes = 12 * size; break; /* float32 keys in, int64 indices out */
     case SW_INV8: *bytes = 2 * size * 64 * 4; *flops = 2.0 * 512 * s; break;
     case SW_INV32: *bytes = 2 * size * 1024 * 4; *flops = 2.0 * 32768 * s; break;
     default: *bytes = 12 * size * size; *flops = 2.0 * s * s * s; break;
@@ -88,6 +93,7 @@ static int sw_setup(bench_ctx *ctx, sw_arg *g, int64_t size) {
       return 0;
     case SW_SUM:
     case SW_SORT:
+    case SW_ARGSORT:
       shape[0] = size;
       return bench_random_f32(ctx, 1, shape, &g->a);
     case SW_INV8:
@@ -114,8 +120,37 @@ static int sw_bare_once(bench_ctx *ctx, void *p) {
   return 0;
 }
 
-int bench_sweep(bench_ctx *ctx, FILE *out) {
+/* Whether name is one of the comma-separated names in list (NULL: every name). */
+static int sw_listed(const char *list, const char *name) {
+  if (list == NULL) return 1;
+  const size_t len = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *end = strchr(p, ',');
+    const size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == len && strncmp(p, name, len) == 0) return 1;
+    if (end == NULL) break;
+    p = end + 1;
+  }
+  return 0;
+}
+
+int bench_sweep(bench_ctx *ctx, FILE *out, const char *ops) {
   int failures = 0;
+  if (ops != NULL) { /* every listed name must be an operation */
+    for (const char *p = ops; *p;) {
+      const char *end = strchr(p, ',');
+      const int n = end ? (int)(end - p) : (int)strlen(p);
+      int known = 0;
+      for (size_t o = 0; o < sizeof sw_ops / sizeof sw_ops[0]; o++)
+        known |= (int)strlen(sw_ops[o].name) == n && strncmp(p, sw_ops[o].name, (size_t)n) == 0;
+      if (!known) {
+        fprintf(stderr, "nd_bench --sweep-ops: no operation '%.*s'\n", n, p);
+        failures++;
+      }
+      if (end == NULL) break;
+      p = end + 1;
+    }
+  }
   double launch_median = NAN, launch_min = NAN;
   sw_bare bare = {NULL};
   if (cudaMalloc((void **)&bare.p, sizeof(float)) == cudaSuccess &&
@@ -132,6 +167,7 @@ int bench_sweep(bench_ctx *ctx, FILE *out) {
   }
   for (size_t o = 0; o < sizeof sw_ops / sizeof sw_ops[0]; o++) {
     const sw_op *op = &sw_ops[o];
+    if (!sw_listed(ops, op->name)) continue;
     for (const int64_t *sz = op->sizes; *sz; sz++) {
       if (ctx->quick && *sz > op->quick_max) break;
       sw_arg g = {op->kind, NULL, NULL, NULL};

@@ -38,12 +38,13 @@ typedef struct bench_opts {
   const char *filters[BENCH_MAX_FILTERS];
   int nfilters;
   int quick, reps, warmup, list, sweep;
+  const char *sweep_ops; /* --sweep-ops: comma-separated operation names, NULL for all */
 } bench_opts;
 
 static void bench_usage(FILE *f) {
   fprintf(f,
           "usage: nd_bench [--out FILE] [--filter SUBSTR[,SUBSTR...]] [--quick] [--reps N]\n"
-          "                [--warmup N] [--list] [--sweep]\n"
+          "                [--warmup N] [--list] [--sweep [--sweep-ops OP[,OP...]]]\n"
           "  --out FILE     also write the results as CSV to FILE\n"
           "  --filter S     run only cases whose name contains S (repeatable, comma-separated);\n"
           "                 a full row name such as stream.pipeline.4stream selects its case\n"
@@ -51,7 +52,8 @@ static void bench_usage(FILE *f) {
           "  --reps N       timed repetitions per device case (default 25)\n"
           "  --warmup N     untimed repetitions first (default 3)\n"
           "  --list         print the case names and exit\n"
-          "  --sweep        instead of the cases, the size sweep of bench_sweep.c (its own CSV)\n");
+          "  --sweep        instead of the cases, the size sweep of bench_sweep.c (its own CSV)\n"
+          "  --sweep-ops L  only these operations of the sweep (names as in its CSV)\n");
 }
 
 static int bench_parse_int(const char *s, int *out) {
@@ -86,6 +88,8 @@ static int bench_parse(int argc, char **argv, bench_opts *o) {
       o->list = 1;
     } else if (strcmp(a, "--sweep") == 0) {
       o->sweep = 1;
+    } else if (strcmp(a, "--sweep-ops") == 0 && val) {
+      o->sweep_ops = argv[++i];
     } else if (strcmp(a, "--out") == 0 && val) {
       o->out = val;
       i++;
@@ -386,7 +390,7 @@ int main(int argc, char **argv) {
     static const bench_case sweep_case = {"sweep", NULL, NULL, NULL, NULL, NULL};
     ctx.current = &sweep_case;
     (void)nd_stream_push(ctx.stream);
-    ctx.failures += bench_sweep(&ctx, out);
+    ctx.failures += bench_sweep(&ctx, out, o.sweep_ops);
     (void)nd_stream_pop();
     if (out) fclose(out);
     free(ctx.results);

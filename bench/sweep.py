@@ -23,10 +23,13 @@ import sys
 
 from peer_harness import time_device
 
+# sorts: also 2^13 and 2^15 keys, each side of ndcuda's one-block sorts' largest tile (16384)
+SORT_SIZES = [1 << k for k in (10, 12, 13, 14, 15, 16, 18, 20, 22, 24, 26)]
 OPS = [  # name, sizes, --quick limit (as bench_sweep.c)
     ("add_f32", [1 << k for k in range(10, 29, 2)], 1 << 22),
     ("sum_f32", [1 << k for k in range(10, 29, 2)], 1 << 22),
-    ("sort_f32", [1 << k for k in range(10, 27, 2)], 1 << 20),
+    ("sort_f32", SORT_SIZES, 1 << 20),
+    ("argsort_f32", SORT_SIZES, 1 << 20),
     ("inv_8x8_f32", [10 ** k for k in range(0, 7)], 10000),
     ("inv_32x32_f32", [10 ** k for k in range(0, 7)], 10000),
     ("matmul_f32", [1 << k for k in range(4, 15)], 1024),
@@ -41,6 +44,8 @@ def cost(op, size):
         return 4 * size + 4, 0
     if op == "sort_f32":
         return 8 * size, 0
+    if op == "argsort_f32":
+        return 12 * size, 0
     if op == "inv_8x8_f32":
         return 2 * size * 64 * 4, 2.0 * 512 * size
     if op == "inv_32x32_f32":
@@ -83,6 +88,7 @@ def cupy_tool():
         "add_f32": (lambda n: (rand(n), rand(n)), lambda a, b: a + b),
         "sum_f32": (lambda n: (rand(n), None), lambda a, b: a.sum()),
         "sort_f32": (lambda n: (rand(n), None), lambda a, b: cp.sort(a)),
+        "argsort_f32": (lambda n: (rand(n), None), lambda a, b: cp.argsort(a)),
         "inv_8x8_f32": (lambda n: (rand((n, 8, 8)), None), lambda a, b: cp.linalg.inv(a)),
         "inv_32x32_f32": (lambda n: (rand((n, 32, 32)), None), lambda a, b: cp.linalg.inv(a)),
         "matmul_f32": (lambda n: (rand((n, n)), rand((n, n))), lambda a, b: a @ b),
@@ -113,6 +119,7 @@ def torch_tool():
         "add_f32": (lambda n: (rand(n), rand(n)), lambda a, b: a + b),
         "sum_f32": (lambda n: (rand(n), None), lambda a, b: a.sum()),
         "sort_f32": (lambda n: (rand(n), None), lambda a, b: torch.sort(a).values),
+        "argsort_f32": (lambda n: (rand(n), None), lambda a, b: torch.argsort(a, stable=True)),
         "inv_8x8_f32": (lambda n: (rand(n, 8, 8), None), lambda a, b: torch.linalg.inv_ex(a).inverse),
         "inv_32x32_f32": (lambda n: (rand(n, 32, 32), None), lambda a, b: torch.linalg.inv_ex(a).inverse),
         "matmul_f32": (lambda n: (rand(n, n), rand(n, n)), lambda a, b: a @ b),
@@ -134,6 +141,8 @@ def sweep_tool(name, make, args, out):
     failures = 0
     print("%s %s" % (backend.lib_name, backend.version))
     for op, sizes, quick_max in OPS:
+        if op not in args.ops:
+            continue
         setup, fn = ops[op]
         for size in sizes:
             if args.quick and size > quick_max:
@@ -175,7 +184,12 @@ def main(argv=None):
     p.add_argument("--reps", type=int, default=25, help="at most this many timed runs per size")
     p.add_argument("--warmup", type=int, default=3, help="untimed runs first")
     p.add_argument("--tools", default="cupy,torch", help="comma-separated: cupy, torch")
+    p.add_argument("--ops", help="comma-separated operation names (default: all)")
     args = p.parse_args(argv)
+    names = [op for op, _, _ in OPS]
+    args.ops = names if not args.ops else [o for o in args.ops.split(",") if o]
+    if any(o not in names for o in args.ops):
+        p.error("--ops takes %s" % ", ".join(names))
     if args.reps < 3 or args.warmup < 0:
         p.error("--reps must be >= 3 and --warmup >= 0")
     makers = {"cupy": cupy_tool, "torch": torch_tool}

@@ -2,11 +2,14 @@
  *
  * Every sort runs on the sorted axis moved last (a view), as `rows` independent rows of n.
  * Paths (see sort/sort.h for the two key representations):
- * - values, one row: CUB SortKeys on native keys read straight from a contiguous input, then
- *   a fix-up that moves sign-bit-set NaNs (which CUB puts first) to the end; it exits at once
- *   when there are none, so the 1-d case the bandwidth target measures is the sort alone;
- * - indices (argsort), or values of 1-, 2- and 4-byte dtypes in several rows: one CUB
- *   SortPairs over twiddled keys, with the row number in the high bits for several rows;
+ * - values, one row: a radix sort of native keys read straight from a contiguous input, with
+ *   the sign-bit-set NaNs (which the native order puts first) moved to the end: by the
+ *   one-block sort as it stores a row of up to 16384 keys, or by a fix-up after CUB's SortKeys
+ *   that exits at once when there are none, so the 1-d case the bandwidth target measures is
+ *   the sort alone;
+ * - indices (argsort), or values of 1-, 2- and 4-byte dtypes in several rows: one radix sort
+ *   of pairs (the one-block sort or CUB's SortPairs, sort/sort_pairs.cu) over twiddled keys,
+ *   with the row number in the high bits for several rows;
  *   values ride along as raw bits, so -0.0 and NaN payloads come out exactly as they went in;
  * - 8-byte dtypes in several rows: a stable sort of the whole array by value, then a stable
  *   sort by row of the resulting permutation, then a gather.
@@ -130,8 +133,8 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   nd_array *hold = NULL;            /* a contiguous copy of src, when one is needed */
 
   if (!want_idx && rows == 1) {
-    /* Native keys. Float keys are sorted as they are, then the NaNs CUB put first (sign bit
-     * set) are moved last (nd_k_sort_nanfix), so a contiguous input costs the sort alone.
+    /* Native keys. Float keys are sorted as they are, and the NaNs the native order puts first
+     * (sign bit set) are moved last (nan_last), so a contiguous input costs the sort alone.
      * A copy is made only for a strided input (gathered into `hold`, sorted from there),
      * for an input that overlaps dst (median sorts its rows in place), and for bool, whose
      * bytes are made 0/1 first (nd_k_sort_canon; a canonicalising copy also makes every NaN
@@ -147,7 +150,7 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
       if (st == ND_OK) in = (const char *)hold->buf->ptr + hold->offset;
     }
     const int copy_canon = in == NULL;           /* canonicalising copy into tin */
-    const int fix = isfloat && !copy_canon;      /* raw float keys: NaN fix-up after */
+    const int fix = isfloat && !copy_canon;      /* raw float keys: sign-bit NaNs moved last */
     void *tin = NULL, *tout = NULL;
     if (st == ND_OK && copy_canon) st = nd__temp(&t, total * W, &tin);
     if (st == ND_OK && !direct) st = nd__temp(&t, total * W, &tout);
@@ -155,11 +158,8 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
     if (st == ND_OK) {
       size_t bytes = 0;
       void *temp = NULL;
-      st = nd_k_sort_keys((int)dt, NULL, NULL, total, NULL, &bytes, s->cu);
-      /* The fix-up reuses the sort's temporary storage as its scratch. */
-      const size_t tbytes = fix && nd_k_sort_nanfix_bytes((int)dt, total) > bytes
-                                ? nd_k_sort_nanfix_bytes((int)dt, total) : bytes;
-      if (st == ND_OK) st = nd__temp(&t, (int64_t)tbytes, &temp);
+      st = nd_k_sort_keys((int)dt, NULL, NULL, total, fix, NULL, &bytes, s->cu);
+      if (st == ND_OK) st = nd__temp(&t, (int64_t)bytes, &temp);
       if (st == ND_OK) st = nd__phase_begin(&sync, &t, 2, reads, 1, &dst);
       if (st == ND_OK) {
         const char *from = (const char *)src->buf->ptr + src->offset;
@@ -170,8 +170,7 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
         } else if (is_bool) {
           st = nd_k_sort_canon((int)dt, in, (void *)in, total, s->cu); /* hold is ours */
         }
-        if (st == ND_OK) st = nd_k_sort_keys((int)dt, in, sorted, total, temp, &bytes, s->cu);
-        if (st == ND_OK && fix) st = nd_k_sort_nanfix((int)dt, sorted, temp, total, s->cu);
+        if (st == ND_OK) st = nd_k_sort_keys((int)dt, in, sorted, total, fix, temp, &bytes, s->cu);
         if (st == ND_OK && !direct) {
           nd_kloop dl;
           nd_koperand dop;

@@ -4,10 +4,11 @@
  * Radix sorts are CUB's (stable, least significant digit first). Two key representations:
  * - native: the dtype itself (bool as uint8), for one-row sorts of values; CUB orders -0.0
  *   and +0.0 as equal and keeps their bits, positive NaNs after +inf and NaNs with the sign
- *   bit set before -inf. The caller either sorts the keys as they are and moves that leading
- *   block of negative NaNs behind the rest afterwards (nd_k_sort_nanfix: two light kernels
- *   that exit at once when there is none), or sorts a copy it made anyway with every NaN made
- *   the positive quiet NaN (nd_k_sort_canon);
+ *   bit set before -inf. The caller either sorts the keys as they are with nan_last, which
+ *   moves that leading block of negative NaNs behind the rest (the one-block sort as it stores
+ *   the row; after CUB's sort nd_k_sort_nanfix: two light kernels that exit at once when there
+ *   is none), or sorts a copy it made anyway with every NaN made the positive quiet NaN
+ *   (nd_k_sort_canon);
  * - twiddled: an unsigned integer of the dtype's width whose order is NumPy's sort order (sign
  *   bit flipped for signed integers; for floats the IEEE order trick with -0.0 mapped to +0.0
  *   and every NaN to all-ones, last), optionally with the row number above it (composite
@@ -28,14 +29,25 @@ extern "C" {
 
 /* ---- CUB radix sorts (two-phase: temp NULL writes *temp_bytes and returns) ------------- */
 
-/* n native keys of a real dtype, ascending, in -> out (must not overlap). */
-nd_status nd_k_sort_keys(int dtype, const void *in, void *out, int64_t n, void *temp,
+/* n native keys of a real dtype, ascending, in -> out (must not overlap). With nan_last (float
+ * dtypes), the NaNs with the sign bit set, which the native order puts first, end last too
+ * (by the one-block sort itself, or nd_k_sort_nanfix after CUB's, in the temporary storage). */
+nd_status nd_k_sort_keys(int dtype, const void *in, void *out, int64_t n, int nan_last, void *temp,
                          size_t *temp_bytes, void *stream);
 
 /* Unsigned keys of kbytes (1, 2, 4, 8) bytes with int64 values, by key bits [0, end_bit). */
 nd_status nd_k_sort_pairs_idx(int kbytes, const void *kin, void *kout, const int64_t *vin,
                               int64_t *vout, int64_t n, int end_bit, void *temp,
                               size_t *temp_bytes, void *stream);
+
+/* One-block sorts (sort_block.cu), which the two sorts above take for rows that fit one
+ * block's tile on this device (up to 16384 keys) and where they beat CUB's device sort: true
+ * when they take the row, launched when `launch` (its status in *st), else only answered. */
+int nd_k_sort_block_keys(int dtype, const void *in, void *out, int64_t n, int nan_last, int launch,
+                         void *stream, nd_status *st);
+int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t *vin,
+                          int64_t *vout, int64_t n, int end_bit, int launch, void *stream,
+                          nd_status *st);
 
 /* uint64 keys with values of vbytes (1, 2, 4) bytes, by key bits [0, end_bit). */
 nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64_t *kout, const void *vin,
@@ -69,7 +81,7 @@ nd_status nd_k_unique_flags_complex(int dtype, const void *keys, int64_t n, uint
  * (float dtypes) and bool made 0/1. dst may equal src. */
 nd_status nd_k_sort_canon(int dtype, const void *src, void *dst, int64_t n, void *stream);
 
-/* NaN fix-up after nd_k_sort_keys on raw float keys (float16/32/64): rotates the leading
+/* NaN fix-up after CUB's sort of raw float keys (float16/32/64): rotates the leading
  * block of sign-bit-set NaNs, if any, to the end of the n sorted keys, in place, keeping every
  * bit. scratch holds nd_k_sort_nanfix_bytes(dtype, n) bytes (the sort's temporary storage,
  * free again once the sort is enqueued, will do). Enqueues two kernels; no host sync. */

@@ -1,4 +1,5 @@
-/* Key-value radix sorts over unsigned (twiddled) keys: cub::DeviceRadixSort::SortPairs with
+/* Key-value radix sorts over unsigned (twiddled) keys: the one-block sort (sort_block.cu) for
+ * rows of int64 values that fit it, else cub::DeviceRadixSort::SortPairs with
  * int64 values for the four key widths (argsort, unique, the passes of multi-row sorts), and
  * with uint64 composite (row, value) keys carrying the raw value bits of 1-, 2- and 4-byte
  * dtypes (multi-row sorts of values, which keep -0.0 and NaN payloads exactly). Seven
@@ -28,6 +29,11 @@ extern "C" nd_status nd_k_sort_pairs_idx(int kbytes, const void *kin, void *kout
     return ND_OK;
   }
   if (end_bit < 1) end_bit = 1;
+  nd_status bst = ND_OK;
+  if (nd_k_sort_block_pairs(kbytes, kin, kout, vin, vout, n, end_bit, temp != NULL, stream, &bst)) {
+    if (temp == NULL) *temp_bytes = 0;
+    return bst;
+  }
   cudaError_t e;
   switch (kbytes) {
     case 1: e = pairs<uint8_t, int64_t>(kin, kout, vin, vout, n, end_bit, temp, temp_bytes, st); break;

@@ -5,7 +5,8 @@
  * complex by real then imaginary part with NaN parts last, in NumPy's classes), applied to
  * the same values through the nd_ref views, over every dtype and the awkward
  * layouts, along every axis and flattened, with sizes that take each device path (native
- * one-row keys, composite row keys, the two-pass sort of 8-byte types). Special values (NaN,
+ * one-row keys, composite row keys, the two-pass sort of 8-byte types, and the one-block
+ * sorts of rows up to 16384 keys). Special values (NaN,
  * +-inf, -0.0, duplicates) are planted in the float inputs. The histogram counts were
  * generated with NumPy 2.4.6 (generator quoted above the table). Exits 77 without a GPU. */
 #include "tests/nd_test.h"
@@ -185,6 +186,56 @@ START_TEST(test_sort_paths) {
   check_sort(a, &r, 1, "3-d");
   nd_array_release(a);
   nd_ref_free(&r);
+}
+END_TEST
+
+/* A fixed shuffle of r's elements (Fisher-Yates driven by a 64-bit LCG), so that the sorts see
+ * the pattern's duplicates and specials out of order. */
+static void shuffle_ref(nd_ref *r, uint64_t seed) {
+  char tmp[16];
+  for (int64_t k = r->size - 1; k > 0; k--) {
+    seed = seed * 6364136223846793005u + 1442695040888963407u;
+    const int64_t j = (int64_t)((seed >> 33) % (uint64_t)(k + 1));
+    memcpy(tmp, nd_ref_flat(r, k), r->itemsize);
+    memcpy(nd_ref_flat(r, k), nd_ref_flat(r, j), r->itemsize);
+    memcpy(nd_ref_flat(r, j), tmp, r->itemsize);
+  }
+}
+
+START_TEST(test_sort_one_block) {
+  /* Rows that one block sorts (sort/sort_block.cu): lengths on each side of its tiles (2048,
+   * 4096, 4864, 8192, 12288 and 16384 keys) and of the 2048 keys up to which wide keys stay
+   * with CUB, every real dtype, shuffled, specials planted: the native-key sort, and argsort
+   * and partition (twiddled keys with int64 values). */
+  static const int64_t lens[] = {2047, 2049, 4096, 4865, 8192, 8193, 12289, 16384, 16385};
+  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
+    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+      nd_ref r = nd_ref_new((nd_dtype)dt, 1, &lens[i]);
+      nd_ref_fill_pattern(&r, 11 * (int64_t)i);
+      shuffle_ref(&r, (uint64_t)(dt * 100 + (int)i));
+      plant_specials(&r);
+      nd_array *a = nd_ref_upload(&r);
+      char what[64];
+      snprintf(what, sizeof what, "one block, %lld keys", (long long)lens[i]);
+      check_sort(a, &r, 0, what);
+      nd_array_release(a);
+      nd_ref_free(&r);
+    }
+  }
+  /* Views: flattened (a strided input is copied first), along rows (8-byte keys: the two
+   * passes' pairs of 7500 keys) and along columns. */
+  static const nd_dtype vdt[] = {ND_FLOAT32, ND_FLOAT64, ND_INT16, ND_INT64, ND_UINT8};
+  static const nd_ref_layout_kind kinds[] = {ND_REF_OFFSET, ND_REF_TRANSPOSED, ND_REF_NEGATIVE};
+  for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+      nd_ref_layout l;
+      nd_ref_layout_make(kinds[k], vdt[i], 3, 2500, 5 + (int64_t)i, &l);
+      check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
+      check_sort(l.array, &l.ref, 1, l.name);
+      check_sort(l.array, &l.ref, 0, l.name);
+      nd_ref_layout_free(&l);
+    }
 }
 END_TEST
 
@@ -856,6 +907,7 @@ static Suite *sort_suite(void) {
   TCase *t = tcase_create("sort");
   tcase_add_test(t, test_sort_layouts);
   tcase_add_test(t, test_sort_paths);
+  tcase_add_test(t, test_sort_one_block);
   tcase_add_test(t, test_sort_errors);
   tcase_add_test(t, test_unique);
   suite_add_tcase(s, t);
