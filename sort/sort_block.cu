@@ -6,22 +6,22 @@
  * a memset and a kernel: 43-47 us for 6000-16384 float32 keys and 74-84 us for float64 on an
  * H200, whatever n (tools/sort_probe.cu; bench/RESULTS.md "One-block sorts"). One block sorts
  * 8192 float32 keys in 18 us and 16384 in 35 us there, 8192 float64 keys in 35 us, and rows
- * under 2048 keys of up to 4 bytes in 4-7 us against CUB's single-tile 5-10 us.
+ * of up to 2048 keys of up to 4 bytes in 3.7-7.1 us against CUB's single tile's 4.5-9.9.
  *
  * Geometry: one block of T threads holds I keys each (blocked: thread t the keys t*I ..
  * t*I+I-1, so that the sort is stable in input order); the keys past n are filled with bits
  * that sort after every key and are not stored. The sorted keys leave striped (key i*T + t in
  * thread t), so the stores coalesce. The block radix sort's temporary storage (the exchange of
- * a whole tile, or the digit counters) is dynamic shared memory, up to 135 KiB: a tile is used
- * only where the device's opt-in limit per block holds it. Each key width has a ladder of
+ * a whole tile, or the digit counters) is dynamic shared memory, 9-66 KiB: a tile is used only
+ * where the device's opt-in limit per block holds it. Each key width has a ladder of
  * tiles (fastest first for the sizes they hold, measured on the H100 and the H200); a row
  * takes the first tile it fits, or CUB's sort when none does.
  *
  * Keys: unsigned integers (signed ones with their sign bit flipped on the way in and out, so
  * one instance serves both), and float16/32/64 natively, so that -0.0 and +0.0 tie and keep
  * their bits, as in CUB's device sort; the NaNs with the sign bit set, which that order puts
- * first, are stored last by the kernel itself (no fix-up launches). Pairs: unsigned keys with int64 values (argsort, unique, the passes of
- * multi-row sorts). 34 instances. */
+ * first, are stored last by the kernel itself (no fix-up launches). Pairs: unsigned keys with
+ * int64 values (argsort, unique, the passes of multi-row sorts). 34 instances. */
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -162,9 +162,9 @@ bool take(const block_args &a, nd_status *st) {
   return take<K, V, Rest...>(a, st);
 }
 
-/* The ladders. Measured with tools/sort_probe.cu on the H100 and the H200 (same order on
- * both): 4-radix-bit passes with 16-32 keys a thread over 512 threads beat 1024 threads
- * (which spill at 64 registers) and wider digits (whose counters outgrow the exchange). */
+/* The ladders: the fastest shape for each range of n in tools/sort_probe.cu (every shape on
+ * the H200; the H100 ranks the ones it ran alike; bench/RESULTS.md). 1024 threads, which
+ * spill at 64 registers a thread, lose to 512 with twice the keys each. */
 template <class K>
 bool take_keys(const block_args &a, nd_status *st) {
   using N = cub::NullType;
