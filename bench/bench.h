@@ -189,12 +189,12 @@ extern const bench_case bench_random_cases[];  /* bench_random.c: random numbers
 extern const bench_case bench_jit_cases[];     /* bench_jit.c: run-time compiled kernels (issue 24) */
 extern const bench_case bench_multi_cases[];   /* bench_multi.c: copies between devices (issue 28) */
 
-/* nd_bench --sweep (bench_sweep.c): times its operations (those named in the comma-separated
- * list ops, or all when ops is NULL) over their sizes and writes its own CSV rows to out (may be
- * NULL) after the '# launch_us' and '# copy_gbps' lines. Returns the number of sizes that failed,
- * plus one for each name in ops that is no operation. Runs on ctx->stream, pushed by the caller;
- * needs ctx->copy_gbps. */
-int bench_sweep(bench_ctx *ctx, FILE *out, const char *ops);
+/* nd_bench --sweep (bench_sweep.c): times its operations (the nops named in ops, or all when
+ * nops is 0) over their sizes and writes its own CSV rows to out (may be NULL) after the
+ * '# launch_us' and '# copy_gbps' lines. Returns the number of sizes that failed, plus one for
+ * each name in ops that is no operation. Runs on ctx->stream, pushed by the caller; needs
+ * ctx->copy_gbps. */
+int bench_sweep(bench_ctx *ctx, FILE *out, const char *const *ops, int nops);
 
 /* Bare-launch baselines (bench_bare.cu): one thread stores value to p[0..n). */
 cudaError_t bench_bare_fill_f32(float *p, int64_t n, float value, cudaStream_t stream);

@@ -120,35 +120,21 @@ static int sw_bare_once(bench_ctx *ctx, void *p) {
   return 0;
 }
 
-/* Whether name is one of the comma-separated names in list (NULL: every name). */
-static int sw_listed(const char *list, const char *name) {
-  if (list == NULL) return 1;
-  const size_t len = strlen(name);
-  for (const char *p = list; *p;) {
-    const char *end = strchr(p, ',');
-    const size_t n = end ? (size_t)(end - p) : strlen(p);
-    if (n == len && strncmp(p, name, len) == 0) return 1;
-    if (end == NULL) break;
-    p = end + 1;
-  }
-  return 0;
+/* Whether name is one of the nops names in ops (none: every name). */
+static int sw_listed(const char *const *ops, int nops, const char *name) {
+  for (int i = 0; i < nops; i++)
+    if (strcmp(ops[i], name) == 0) return 1;
+  return nops == 0;
 }
 
-int bench_sweep(bench_ctx *ctx, FILE *out, const char *ops) {
+int bench_sweep(bench_ctx *ctx, FILE *out, const char *const *ops, int nops) {
   int failures = 0;
-  if (ops != NULL) { /* every listed name must be an operation */
-    for (const char *p = ops; *p;) {
-      const char *end = strchr(p, ',');
-      const int n = end ? (int)(end - p) : (int)strlen(p);
-      int known = 0;
-      for (size_t o = 0; o < sizeof sw_ops / sizeof sw_ops[0]; o++)
-        known |= (int)strlen(sw_ops[o].name) == n && strncmp(p, sw_ops[o].name, (size_t)n) == 0;
-      if (!known) {
-        fprintf(stderr, "nd_bench --sweep-ops: no operation '%.*s'\n", n, p);
-        failures++;
-      }
-      if (end == NULL) break;
-      p = end + 1;
+  for (int i = 0; i < nops; i++) { /* every listed name must be an operation */
+    int known = 0;
+    for (size_t o = 0; o < sizeof sw_ops / sizeof sw_ops[0]; o++) known |= strcmp(ops[i], sw_ops[o].name) == 0;
+    if (!known) {
+      fprintf(stderr, "nd_bench --sweep-ops: no operation '%s'\n", ops[i]);
+      failures++;
     }
   }
   double launch_median = NAN, launch_min = NAN;
@@ -167,7 +153,7 @@ int bench_sweep(bench_ctx *ctx, FILE *out, const char *ops) {
   }
   for (size_t o = 0; o < sizeof sw_ops / sizeof sw_ops[0]; o++) {
     const sw_op *op = &sw_ops[o];
-    if (!sw_listed(ops, op->name)) continue;
+    if (!sw_listed(ops, nops, op->name)) continue;
     for (const int64_t *sz = op->sizes; *sz; sz++) {
       if (ctx->quick && *sz > op->quick_max) break;
       sw_arg g = {op->kind, NULL, NULL, NULL};

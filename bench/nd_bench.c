@@ -38,7 +38,8 @@ typedef struct bench_opts {
   const char *filters[BENCH_MAX_FILTERS];
   int nfilters;
   int quick, reps, warmup, list, sweep;
-  const char *sweep_ops; /* --sweep-ops: comma-separated operation names, NULL for all */
+  const char *sweep_ops[BENCH_MAX_FILTERS]; /* --sweep-ops: operation names, none for all */
+  int nsweep_ops;
 } bench_opts;
 
 static void bench_usage(FILE *f) {
@@ -64,10 +65,12 @@ static int bench_parse_int(const char *s, int *out) {
   return 0;
 }
 
-static int bench_add_filters(bench_opts *o, char *list) {
+/* Appends the comma-separated names of list (split in place) to names[*n]; -1 past
+ * BENCH_MAX_FILTERS names. */
+static int bench_add_names(char *list, const char **names, int *n) {
   for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (o->nfilters == BENCH_MAX_FILTERS) return -1;
-    o->filters[o->nfilters++] = tok;
+    if (*n == BENCH_MAX_FILTERS) return -1;
+    names[(*n)++] = tok;
   }
   return 0;
 }
@@ -89,12 +92,12 @@ static int bench_parse(int argc, char **argv, bench_opts *o) {
     } else if (strcmp(a, "--sweep") == 0) {
       o->sweep = 1;
     } else if (strcmp(a, "--sweep-ops") == 0 && val) {
-      o->sweep_ops = argv[++i];
+      if (bench_add_names(argv[++i], o->sweep_ops, &o->nsweep_ops) != 0) return -1;
     } else if (strcmp(a, "--out") == 0 && val) {
       o->out = val;
       i++;
     } else if (strcmp(a, "--filter") == 0 && val) {
-      if (bench_add_filters(o, argv[++i]) != 0) return -1;
+      if (bench_add_names(argv[++i], o->filters, &o->nfilters) != 0) return -1;
     } else if (strcmp(a, "--reps") == 0 && val) {
       if (bench_parse_int(argv[++i], &o->reps) != 0 || o->reps < 1) return -1;
     } else if (strcmp(a, "--warmup") == 0 && val) {
@@ -390,7 +393,7 @@ int main(int argc, char **argv) {
     static const bench_case sweep_case = {"sweep", NULL, NULL, NULL, NULL, NULL};
     ctx.current = &sweep_case;
     (void)nd_stream_push(ctx.stream);
-    ctx.failures += bench_sweep(&ctx, out, o.sweep_ops);
+    ctx.failures += bench_sweep(&ctx, out, o.sweep_ops, o.nsweep_ops);
     (void)nd_stream_pop();
     if (out) fclose(out);
     free(ctx.results);
