@@ -31,6 +31,7 @@
 
 #include "kernels/launch.cuh"
 #include "sort/sort.h"
+#include "sort/sort_bits.cuh"
 #include "ndcuda/dtype.h"
 #include "src/device.h"
 #include "src/internal.h"
@@ -55,9 +56,9 @@ constexpr bool float_key = std::is_same_v<K, __half> || std::is_same_v<K, float>
 /* A NaN with its sign bit set: CUB's float order puts these first. */
 template <class K>
 __device__ __forceinline__ bool neg_nan(K k) {
-  if constexpr (std::is_same_v<K, __half>) return __half_as_ushort(k) > 0xfc00u;
-  else if constexpr (std::is_same_v<K, float>) return __float_as_uint(k) > 0xff800000u;
-  else return (unsigned long long)__double_as_longlong(k) > 0xfff0000000000000ull;
+  if constexpr (std::is_same_v<K, __half>) return __half_as_ushort(k) > nd_neg_inf_bits16;
+  else if constexpr (std::is_same_v<K, float>) return __float_as_uint(k) > nd_neg_inf_bits32;
+  else return (uint64_t)__double_as_longlong(k) > nd_neg_inf_bits64;
 }
 
 /* Bits that sort after every key: all ones for unsigned keys; for floats the positive NaN with

@@ -7,6 +7,7 @@
 
 #include "kernels/launch.cuh"
 #include "sort/sort.h"
+#include "sort/sort_bits.cuh"
 #include "ndcuda/dtype.h"
 
 namespace {
@@ -121,9 +122,9 @@ __global__ void k_canon(int dt, const char *src, char *dst, int64_t n) {
 /* Sign-bit-set NaN of a float dtype (raw bits). */
 __device__ __forceinline__ bool neg_nan(int dt, const char *base, int64_t i) {
   switch (dt) {
-    case ND_FLOAT16: return ((const uint16_t *)base)[i] > 0xfc00u;
-    case ND_FLOAT32: return ((const uint32_t *)base)[i] > 0xff800000u;
-    default: return ((const uint64_t *)base)[i] > 0xfff0000000000000ull;
+    case ND_FLOAT16: return ((const uint16_t *)base)[i] > nd_neg_inf_bits16;
+    case ND_FLOAT32: return ((const uint32_t *)base)[i] > nd_neg_inf_bits32;
+    default: return ((const uint64_t *)base)[i] > nd_neg_inf_bits64;
   }
 }
 
