@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum sw_kind { SW_ADD, SW_SUM, SW_SORT, SW_ARGSORT, SW_INV8, SW_INV32, SW_MATMUL };
+enum sw_kind { SW_ADD, SW_SUM, SW_SORT, SW_ARGSORT, SW_SORT_ROWS, SW_INV8, SW_INV32, SW_MATMUL };
 
 typedef struct sw_op {
   const char *name;
@@ -43,6 +43,7 @@ static const sw_op sw_ops[] = {
     {"sum_f32", SW_SUM, sw_elems, 1 << 22},
     {"sort_f32", SW_SORT, sw_sort, 1 << 20},
     {"argsort_f32", SW_ARGSORT, sw_sort, 1 << 20},
+    {"sort_rows_1024_f32", SW_SORT_ROWS, sw_batch, 10000},
     {"inv_8x8_f32", SW_INV8, sw_batch, 10000},
     {"inv_32x32_f32", SW_INV32, sw_batch, 10000},
     {"matmul_f32", SW_MATMUL, sw_order, 1024},
@@ -60,7 +61,8 @@ static int sw_once(bench_ctx *ctx, void *p) {
   switch (g->kind) {
     case SW_ADD: BENCH_ND(nd_add(g->a, g->b, NULL, &g->out)); break;
     case SW_SUM: BENCH_ND(nd_sum(g->a, 0, NULL, 0, ND_DTYPE_DEFAULT, NULL, &g->out)); break;
-    case SW_SORT: BENCH_ND(nd_sort(g->a, -1, &g->out)); break;
+    case SW_SORT:
+    case SW_SORT_ROWS: BENCH_ND(nd_sort(g->a, -1, &g->out)); break;
     case SW_ARGSORT: BENCH_ND(nd_argsort(g->a, -1, &g->out)); break;
     case SW_INV8:
     case SW_INV32: BENCH_ND(nd_linalg_inv_ex(g->a, ND_LINALG_UNCHECKED, &g->out, NULL)); break;
@@ -78,6 +80,7 @@ static void sw_cost(int kind, int64_t size, int64_t *bytes, double *flops) {
     case SW_SUM: *bytes = 4 * size + 4; break;
     case SW_SORT: *bytes = 8 * size; break;
     case SW_ARGSORT: *bytes = 12 * size; break; /* float32 keys in, int64 indices out */
+    case SW_SORT_ROWS: *bytes = 8 * 1024 * size; break;
     case SW_INV8: *bytes = 2 * size * 64 * 4; *flops = 2.0 * 512 * s; break;
     case SW_INV32: *bytes = 2 * size * 1024 * 4; *flops = 2.0 * 32768 * s; break;
     default: *bytes = 12 * size * size; *flops = 2.0 * s * s * s; break;
@@ -96,6 +99,10 @@ static int sw_setup(bench_ctx *ctx, sw_arg *g, int64_t size) {
     case SW_ARGSORT:
       shape[0] = size;
       return bench_random_f32(ctx, 1, shape, &g->a);
+    case SW_SORT_ROWS: /* size rows of 1024 keys, each sorted */
+      shape[0] = size;
+      shape[1] = 1024;
+      return bench_random_f32(ctx, 2, shape, &g->a);
     case SW_INV8:
     case SW_INV32:
       shape[0] = size;

@@ -7,6 +7,9 @@
  *   one-block sort as it stores a row of up to 16384 keys, or by a fix-up after CUB's SortKeys
  *   that exits at once when there are none, so the 1-d case the bandwidth target measures is
  *   the sort alone;
+ * - several rows of more than 256 keys that one block's tile holds (up to 16384 keys; fewer
+ *   for 8-byte keys): one block per row (sort/sort_block.cu), on native keys for values and on
+ *   twiddled keys with their index in the row for argsort;
  * - indices (argsort), or values of 1-, 2- and 4-byte dtypes in several rows: one radix sort
  *   of pairs (the one-block sort or CUB's SortPairs, sort/sort_pairs.cu) over twiddled keys,
  *   with the row number in the high bits for several rows;
@@ -131,8 +134,11 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   char *dst_ptr = (char *)dst->buf->ptr + dst->offset;
   const int direct = nd__is_c(dst); /* results can land in dst as they come out of CUB */
   nd_array *hold = NULL;            /* a contiguous copy of src, when one is needed */
+  /* Rows that one block each sorts (sort/sort_block.cu): values through the native path below,
+   * argsort through one pass of twiddled keys without the row number. */
+  const int by_rows = rows > 1 && nd_k_sort_rows_fit((int)dt, want_idx, n, rows);
 
-  if (!want_idx && rows == 1) {
+  if (!want_idx && (rows == 1 || by_rows)) {
     /* Native keys. Float keys are sorted as they are, and the NaNs the native order puts first
      * (sign bit set) are moved last (nan_last), so a contiguous input costs the sort alone.
      * A copy is made only for a strided input (gathered into `hold`, sorted from there),
@@ -158,8 +164,8 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
     if (st == ND_OK) {
       size_t bytes = 0;
       void *temp = NULL;
-      st = nd_k_sort_keys((int)dt, NULL, NULL, total, fix, NULL, &bytes, s->cu);
-      if (st == ND_OK) st = nd__temp(&t, (int64_t)bytes, &temp);
+      if (!by_rows) st = nd_k_sort_keys((int)dt, NULL, NULL, total, fix, NULL, &bytes, s->cu);
+      if (st == ND_OK && !by_rows) st = nd__temp(&t, (int64_t)bytes, &temp);
       if (st == ND_OK) st = nd__phase_begin(&sync, &t, 2, reads, 1, &dst);
       if (st == ND_OK) {
         const char *from = (const char *)src->buf->ptr + src->offset;
@@ -170,7 +176,8 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
         } else if (is_bool) {
           st = nd_k_sort_canon((int)dt, in, (void *)in, total, s->cu); /* hold is ours */
         }
-        if (st == ND_OK) st = nd_k_sort_keys((int)dt, in, sorted, total, fix, temp, &bytes, s->cu);
+        if (st == ND_OK && by_rows) st = nd_k_sort_rows_keys((int)dt, in, sorted, n, rows, fix, s->cu);
+        else if (st == ND_OK) st = nd_k_sort_keys((int)dt, in, sorted, total, fix, temp, &bytes, s->cu);
         if (st == ND_OK && !direct) {
           nd_kloop dl;
           nd_koperand dop;
@@ -186,10 +193,11 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
     return st;
   }
 
-  /* Twiddled keys. One pass when the row number fits above the key bits. */
+  /* Twiddled keys. One pass when the rows are sorted one by one or the row number fits above
+   * the key bits. */
   const int rowbits = nd__bits_for(rows - 1);
-  const int one_pass = rows == 1 || 8 * W + rowbits <= 64;
-  const int composite = rows > 1 && one_pass;
+  const int one_pass = rows == 1 || by_rows || 8 * W + rowbits <= 64;
+  const int composite = rows > 1 && !by_rows && one_pass;
   const int kbytes = one_pass ? (composite ? 8 : W) : 8;
   nd_kloop sl;
   nd_koperand sop;
@@ -215,7 +223,7 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   if (st == ND_OK && !land) st = nd__temp(&t, total * vbytes, &v1);
   const int end_bit = one_pass ? 8 * W + (composite ? rowbits : 0) : 64;
   size_t bytes = 0, bytes2 = 0;
-  if (st == ND_OK) {
+  if (st == ND_OK && !by_rows) { /* the one-block sort needs no temporary storage */
     if (want_idx || !one_pass) st = nd_k_sort_pairs_idx(kbytes, NULL, NULL, NULL, NULL, total, end_bit, NULL, &bytes, s->cu);
     else st = nd_k_sort_pairs_val(W, NULL, NULL, NULL, NULL, total, end_bit, NULL, &bytes, s->cu);
   }
@@ -236,7 +244,10 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
     st = nd_k_sort_prep(&sl, &sop, n, composite, k0, kbytes, want_idx ? (int64_t *)v0 : NULL, 1,
                         want_idx ? NULL : v0, s->cu);
     if (st == ND_OK) {
-      if (want_idx)
+      if (by_rows)
+        st = nd_k_sort_rows_pairs(kbytes, k0, k1, (const int64_t *)v0, (int64_t *)vout, n, rows,
+                                  end_bit, s->cu);
+      else if (want_idx)
         st = nd_k_sort_pairs_idx(kbytes, k0, k1, (const int64_t *)v0, (int64_t *)vout, total,
                                  end_bit, temp, &bytes, s->cu);
       else

@@ -49,6 +49,17 @@ int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t
                           int64_t *vout, int64_t n, int end_bit, int launch, void *stream,
                           nd_status *st);
 
+/* rows > 1 rows of n keys each, n apart, each sorted on its own by one block of the one-block
+ * sort (no temporary storage): nd_k_sort_rows_fit says whether it takes rows of dtype's keys
+ * (pairs: its twiddled keys, dtype's width, with int64 values); the sorts fail with
+ * ND_ERR_INTERNAL where it does not. nd_k_sort_rows_keys orders and moves NaNs as
+ * nd_k_sort_keys does. */
+int nd_k_sort_rows_fit(int dtype, int pairs, int64_t n, int64_t rows);
+nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, int64_t n, int64_t rows,
+                              int nan_last, void *stream);
+nd_status nd_k_sort_rows_pairs(int kbytes, const void *kin, void *kout, const int64_t *vin,
+                               int64_t *vout, int64_t n, int64_t rows, int end_bit, void *stream);
+
 /* uint64 keys with values of vbytes (1, 2, 4) bytes, by key bits [0, end_bit). */
 nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64_t *kout, const void *vin,
                               void *vout, int64_t n, int end_bit, void *temp, size_t *temp_bytes,

@@ -71,14 +71,22 @@ __device__ __forceinline__ K pad_key() {
   else return (K)~(K)0;
 }
 
-/* flip: XORed into integer keys on load and store (the sign bit of a signed dtype, else 0).
- * nan_last (float keys): the sign-bit-set NaNs, which sort first, are stored last instead (the
- * sorted row rotated by their count), as nd_k_sort_nanfix does after CUB's sort. */
+/* Block b sorts row b of n keys (rows lie n apart). flip: XORed into integer keys on load and
+ * store (the sign bit of a signed dtype, else 0). nan_last (float keys): the sign-bit-set NaNs,
+ * which sort first, are stored last instead (the sorted row rotated by their count), as
+ * nd_k_sort_nanfix does after CUB's sort. */
 template <class K, class V, class Tl>
 __global__ __launch_bounds__(Tl::threads, 1) void k_sort_block(const K *kin, K *kout, const V *vin,
                                                                 V *vout, int n, uint64_t flip,
                                                                 int end_bit, int nan_last) {
   constexpr int T = Tl::threads, I = Tl::items;
+  const int64_t row = (int64_t)blockIdx.x * n;
+  kin += row;
+  kout += row;
+  if constexpr (!std::is_same_v<V, cub::NullType>) {
+    vin += row;
+    vout += row;
+  }
   constexpr bool keys_only = std::is_same_v<V, cub::NullType>;
   using temp_t = typename block_sorter<K, V, Tl>::TempStorage;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -130,7 +138,8 @@ struct block_args {
   void *kout;
   const int64_t *vin;
   int64_t *vout;
-  int64_t n;
+  int64_t n;    /* keys in a row */
+  int64_t rows; /* one block each */
   uint64_t flip;
   int end_bit;
   int nan_last;
@@ -143,7 +152,7 @@ template <class K, class V, class Tl>
 nd_status launch_tile(const block_args &a) {
   constexpr auto K_ = k_sort_block<K, V, Tl>;
   ND_TRY(nd_k_smem_once<K_>(tile_smem<K, V, Tl>, false));
-  return ND_CUDA(nd_k_go<K_>(dim3(1), dim3(Tl::threads), tile_smem<K, V, Tl>, a.stream,
+  return ND_CUDA(nd_k_go<K_>(dim3((unsigned)a.rows), dim3(Tl::threads), tile_smem<K, V, Tl>, a.stream,
                              (const K *)a.kin, (K *)a.kout, (const V *)a.vin, (V *)a.vout, (int)a.n,
                              a.flip, a.end_bit, a.nan_last));
 }
@@ -190,6 +199,11 @@ bool take_pairs(const block_args &a, nd_status *st) {
  * sort, which is faster there (14-15 us against 16-17 for float64; 9 against 12 for pairs). */
 constexpr int64_t cub_wide_single_tile = 2048;
 
+/* Several rows: a block for each row of more keys than this (so that every thread of the
+ * smallest tile holds one at least); shorter rows stay with the composite-key sort of the whole
+ * array, which does not spend a block on a few keys. */
+constexpr int64_t rows_min_keys = 256;
+
 bool props_optin(size_t *optin) {
   const nd__device_props *p = nd__device_props_current();
   if (p == NULL) return false;
@@ -197,17 +211,10 @@ bool props_optin(size_t *optin) {
   return true;
 }
 
-}  // namespace
-
-extern "C" int nd_k_sort_block_keys(int dtype, const void *in, void *out, int64_t n, int nan_last,
-                                    int launch, void *stream, nd_status *st) {
-  block_args a = {in, out, NULL, NULL, n, 0, 0, nan_last, 0, launch != 0, (cudaStream_t)stream};
-  /* Device properties, once read, stay cached: the query and the launch decide alike. */
-  if (n <= 0 || !props_optin(&a.smem_optin)) return 0;
-  const int width = (int)nd_dtype_itemsize((nd_dtype)dtype);
-  a.end_bit = 8 * width;
-  const bool wide = width == 8;
-  if (wide && n <= cub_wide_single_tile) return 0;
+/* Whether (and, with a.launch, how) the one-block sort takes a.rows rows of a.n keys of dtype;
+ * a.flip and a.end_bit are set here. */
+bool take_keys_of(int dtype, block_args &a, nd_status *st) {
+  a.end_bit = 8 * (int)nd_dtype_itemsize((nd_dtype)dtype);
   switch (dtype) {
     case ND_BOOL:
     case ND_UINT8: return take_keys<uint8_t>(a, st);
@@ -221,20 +228,68 @@ extern "C" int nd_k_sort_block_keys(int dtype, const void *in, void *out, int64_
     case ND_UINT64: return take_keys<uint64_t>(a, st);
     case ND_INT64: a.flip = UINT64_C(1) << 63; return take_keys<uint64_t>(a, st);
     case ND_FLOAT64: return take_keys<double>(a, st);
-    default: return 0;
+    default: return false;
   }
 }
 
-extern "C" int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t *vin,
-                                     int64_t *vout, int64_t n, int end_bit, int launch, void *stream,
-                                     nd_status *st) {
-  block_args a = {kin, kout, vin, vout, n, 0, end_bit, 0, 0, launch != 0, (cudaStream_t)stream};
-  if (n <= cub_wide_single_tile || !props_optin(&a.smem_optin)) return 0;
+bool take_pairs_of(int kbytes, const block_args &a, nd_status *st) {
   switch (kbytes) {
     case 1: return take_pairs<uint8_t>(a, st);
     case 2: return take_pairs<uint16_t>(a, st);
     case 4: return take_pairs<uint32_t>(a, st);
     case 8: return take_pairs<uint64_t>(a, st);
-    default: return 0;
+    default: return false;
   }
+}
+
+/* Several rows go to the one-block sort only when a tile holds a row and the grid the rows. */
+bool rows_ok(int64_t n, int64_t rows) {
+  return rows > 1 && n > rows_min_keys && rows <= INT32_MAX;
+}
+
+}  // namespace
+
+extern "C" int nd_k_sort_block_keys(int dtype, const void *in, void *out, int64_t n, int nan_last,
+                                    int launch, void *stream, nd_status *st) {
+  block_args a = {in, out, NULL, NULL, n, 1, 0, 0, nan_last, 0, launch != 0, (cudaStream_t)stream};
+  /* Device properties, once read, stay cached: the query and the launch decide alike. */
+  if (n <= 0 || !props_optin(&a.smem_optin)) return 0;
+  if (nd_dtype_itemsize((nd_dtype)dtype) == 8 && n <= cub_wide_single_tile) return 0;
+  return take_keys_of(dtype, a, st);
+}
+
+extern "C" int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t *vin,
+                                     int64_t *vout, int64_t n, int end_bit, int launch, void *stream,
+                                     nd_status *st) {
+  block_args a = {kin, kout, vin, vout, n, 1, 0, end_bit, 0, 0, launch != 0, (cudaStream_t)stream};
+  if (n <= cub_wide_single_tile || !props_optin(&a.smem_optin)) return 0;
+  return take_pairs_of(kbytes, a, st);
+}
+
+extern "C" int nd_k_sort_rows_fit(int dtype, int pairs, int64_t n, int64_t rows) {
+  block_args a = {NULL, NULL, NULL, NULL, n, rows, 0, 8 * (int)nd_dtype_itemsize((nd_dtype)dtype),
+                  0, 0, false, NULL};
+  nd_status st = ND_OK;
+  if (!rows_ok(n, rows) || !props_optin(&a.smem_optin)) return 0;
+  return pairs ? take_pairs_of((int)nd_dtype_itemsize((nd_dtype)dtype), a, &st) : take_keys_of(dtype, a, &st);
+}
+
+extern "C" nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, int64_t n, int64_t rows,
+                                         int nan_last, void *stream) {
+  block_args a = {in, out, NULL, NULL, n, rows, 0, 0, nan_last, 0, true, (cudaStream_t)stream};
+  nd_status st = ND_OK;
+  if (!rows_ok(n, rows) || !props_optin(&a.smem_optin) || !take_keys_of(dtype, a, &st))
+    return nd__error(ND_ERR_INTERNAL, "nd_k_sort_rows_keys: %lld rows of %lld keys of dtype %d do not fit",
+                     (long long)rows, (long long)n, dtype);
+  return st;
+}
+
+extern "C" nd_status nd_k_sort_rows_pairs(int kbytes, const void *kin, void *kout, const int64_t *vin,
+                                          int64_t *vout, int64_t n, int64_t rows, int end_bit, void *stream) {
+  block_args a = {kin, kout, vin, vout, n, rows, 0, end_bit, 0, 0, true, (cudaStream_t)stream};
+  nd_status st = ND_OK;
+  if (!rows_ok(n, rows) || !props_optin(&a.smem_optin) || !take_pairs_of(kbytes, a, &st))
+    return nd__error(ND_ERR_INTERNAL, "nd_k_sort_rows_pairs: %lld rows of %lld %d-byte keys do not fit",
+                     (long long)rows, (long long)n, kbytes);
+  return st;
 }

@@ -203,7 +203,7 @@ static void shuffle_ref(nd_ref *r, uint64_t seed) {
 }
 
 START_TEST(test_sort_one_block) {
-  /* Rows that one block sorts (sort/sort_block.cu): lengths on each side of its tiles (2048,
+  /* One row that one block sorts (sort/sort_block.cu): lengths on each side of its tiles (2048,
    * 4096, 4864, 8192, 12288 and 16384 keys) and of the 2048 keys up to which wide keys stay
    * with CUB, every real dtype, shuffled, specials planted: the native-key sort, and argsort
    * and partition (twiddled keys with int64 values). */
@@ -223,8 +223,36 @@ START_TEST(test_sort_one_block) {
       nd_ref_free(&r);
     }
   }
-  /* Views: flattened (a strided input is copied first), along rows (8-byte keys: the two
-   * passes' pairs of 7500 keys) and along columns. */
+  /* Several rows, one block each: rows just past the 256 keys where that starts, at and past
+   * the largest tiles, every real dtype, along the last axis and (strided, copied first) the
+   * first. */
+  static const int64_t grids[][2] = {{9, 257}, {40, 1000}, {3, 4864}, {5, 8193}, {2, 16384}, {2, 16385}, {600, 256}};
+  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
+    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
+      nd_ref r = nd_ref_new((nd_dtype)dt, 2, grids[i]);
+      nd_ref_fill_pattern(&r, 3 * (int64_t)i);
+      shuffle_ref(&r, (uint64_t)(dt * 100 + 50 + (int)i));
+      plant_specials(&r);
+      nd_array *a = nd_ref_upload(&r);
+      char what[64];
+      snprintf(what, sizeof what, "%lld rows of %lld", (long long)grids[i][0], (long long)grids[i][1]);
+      check_sort(a, &r, 1, what);
+      nd_array_release(a);
+      nd_ref_free(&r);
+    }
+    const int64_t tall[2] = {1000, 7};
+    nd_ref r = nd_ref_new((nd_dtype)dt, 2, tall);
+    nd_ref_fill_pattern(&r, 4);
+    shuffle_ref(&r, (uint64_t)dt);
+    plant_specials(&r);
+    nd_array *a = nd_ref_upload(&r);
+    check_sort(a, &r, 0, "columns of 1000");
+    nd_array_release(a);
+    nd_ref_free(&r);
+  }
+  /* Views: flattened (a strided input is copied first), along rows (one block per row of 2500)
+   * and along columns (rows of 3: the composite-key sort). */
   static const nd_dtype vdt[] = {ND_FLOAT32, ND_FLOAT64, ND_INT16, ND_INT64, ND_UINT8};
   static const nd_ref_layout_kind kinds[] = {ND_REF_OFFSET, ND_REF_TRANSPOSED, ND_REF_NEGATIVE};
   for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
