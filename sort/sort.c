@@ -10,6 +10,8 @@
  * - several rows of more than 256 keys that one block's tile holds (up to 16384 keys; fewer
  *   for 8-byte keys): one block per row (sort/sort_block.cu), on native keys for values and on
  *   twiddled keys with their index in the row for argsort;
+ * - several rows of up to 256 keys: one segmented sort (sort/sort_segments.cu) of twiddled keys
+ *   with the index in the row (argsort) or the value's bits;
  * - indices (argsort), or values of 1-, 2- and 4-byte dtypes in several rows: one radix sort
  *   of pairs (the one-block sort or CUB's SortPairs, sort/sort_pairs.cu) over twiddled keys,
  *   with the row number in the high bits for several rows;
@@ -137,6 +139,8 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   /* Rows that one block each sorts (sort/sort_block.cu): values through the native path below,
    * argsort through one pass of twiddled keys without the row number. */
   const int by_rows = rows > 1 && nd_k_sort_rows_fit((int)dt, want_idx, n, rows);
+  /* Shorter rows: one segmented sort of twiddled keys (sort/sort_segments.cu). */
+  const int by_seg = rows > 1 && !by_rows && nd_k_sort_seg_fit(n, rows);
 
   if (!want_idx && (rows == 1 || by_rows)) {
     /* Native keys. Float keys are sorted as they are, and the NaNs the native order puts first
@@ -196,8 +200,8 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   /* Twiddled keys. One pass when the rows are sorted one by one or the row number fits above
    * the key bits. */
   const int rowbits = nd__bits_for(rows - 1);
-  const int one_pass = rows == 1 || by_rows || 8 * W + rowbits <= 64;
-  const int composite = rows > 1 && !by_rows && one_pass;
+  const int one_pass = rows == 1 || by_rows || by_seg || 8 * W + rowbits <= 64;
+  const int composite = rows > 1 && !by_rows && !by_seg && one_pass;
   const int kbytes = one_pass ? (composite ? 8 : W) : 8;
   nd_kloop sl;
   nd_koperand sop;
@@ -223,7 +227,9 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   if (st == ND_OK && !land) st = nd__temp(&t, total * vbytes, &v1);
   const int end_bit = one_pass ? 8 * W + (composite ? rowbits : 0) : 64;
   size_t bytes = 0, bytes2 = 0;
-  if (st == ND_OK && !by_rows) { /* the one-block sort needs no temporary storage */
+  if (st == ND_OK && by_seg) {
+    st = nd_k_sort_seg_pairs(W, vbytes, NULL, NULL, NULL, NULL, n, rows, NULL, &bytes, s->cu);
+  } else if (st == ND_OK && !by_rows) { /* the one-block sort needs no temporary storage */
     if (want_idx || !one_pass) st = nd_k_sort_pairs_idx(kbytes, NULL, NULL, NULL, NULL, total, end_bit, NULL, &bytes, s->cu);
     else st = nd_k_sort_pairs_val(W, NULL, NULL, NULL, NULL, total, end_bit, NULL, &bytes, s->cu);
   }
@@ -247,6 +253,8 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
       if (by_rows)
         st = nd_k_sort_rows_pairs(kbytes, k0, k1, (const int64_t *)v0, (int64_t *)vout, n, rows,
                                   end_bit, s->cu);
+      else if (by_seg)
+        st = nd_k_sort_seg_pairs(W, vbytes, k0, k1, v0, vout, n, rows, temp, &bytes, s->cu);
       else if (want_idx)
         st = nd_k_sort_pairs_idx(kbytes, k0, k1, (const int64_t *)v0, (int64_t *)vout, total,
                                  end_bit, temp, &bytes, s->cu);

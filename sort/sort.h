@@ -60,6 +60,15 @@ nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, int64_t n, i
 nd_status nd_k_sort_rows_pairs(int kbytes, const void *kin, void *kout, const int64_t *vin,
                                int64_t *vout, int64_t n, int64_t rows, int end_bit, void *stream);
 
+/* rows > 1 rows of n unsigned keys of kbytes (1, 2, 4, 8) bytes each, n apart, each sorted on its
+ * own (stable), with values of vbytes: 8 (int64, e.g. indices in the row) or kbytes (raw bits);
+ * two-phase like the CUB sorts (sort_segments.cu). nd_k_sort_seg_fit: whether rows of n keys go
+ * this way (short rows; longer ones to the one-block or the composite-key sort). */
+int nd_k_sort_seg_fit(int64_t n, int64_t rows);
+nd_status nd_k_sort_seg_pairs(int kbytes, int vbytes, const void *kin, void *kout, const void *vin,
+                              void *vout, int64_t n, int64_t rows, void *temp, size_t *temp_bytes,
+                              void *stream);
+
 /* uint64 keys with values of vbytes (1, 2, 4) bytes, by key bits [0, end_bit). */
 nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64_t *kout, const void *vin,
                               void *vout, int64_t n, int end_bit, void *temp, size_t *temp_bytes,

@@ -252,7 +252,7 @@ START_TEST(test_sort_one_block) {
     nd_ref_free(&r);
   }
   /* Views: flattened (a strided input is copied first), along rows (one block per row of 2500)
-   * and along columns (rows of 3: the composite-key sort). */
+   * and along columns (rows of 3: the segmented sort). */
   static const nd_dtype vdt[] = {ND_FLOAT32, ND_FLOAT64, ND_INT16, ND_INT64, ND_UINT8};
   static const nd_ref_layout_kind kinds[] = {ND_REF_OFFSET, ND_REF_TRANSPOSED, ND_REF_NEGATIVE};
   for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
@@ -262,6 +262,41 @@ START_TEST(test_sort_one_block) {
       check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
       check_sort(l.array, &l.ref, 1, l.name);
       check_sort(l.array, &l.ref, 0, l.name);
+      nd_ref_layout_free(&l);
+    }
+}
+END_TEST
+
+START_TEST(test_sort_segments) {
+  /* Several rows of up to 256 keys: one segmented sort (sort/sort_segments.cu). Row counts each
+   * side of the 500 past which CUB partitions the rows first, lengths of 1 key to 256 (past the
+   * sub-warp and warp sorts' tiles), every real dtype, shuffled, specials planted; along the
+   * last axis and (strided, copied first) the first; then views. */
+  static const int64_t grids[][2] = {{2, 1}, {3, 2}, {7, 5}, {500, 17}, {501, 31}, {1000, 64},
+                                     {700, 144}, {300, 200}, {1200, 256}, {1, 256}};
+  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
+    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
+      nd_ref r = nd_ref_new((nd_dtype)dt, 2, grids[i]);
+      nd_ref_fill_pattern(&r, 5 * (int64_t)i);
+      shuffle_ref(&r, (uint64_t)(dt * 100 + 7 + (int)i));
+      plant_specials(&r);
+      nd_array *a = nd_ref_upload(&r);
+      char what[64];
+      snprintf(what, sizeof what, "%lld rows of %lld", (long long)grids[i][0], (long long)grids[i][1]);
+      check_sort(a, &r, 1, what);
+      if (grids[i][0] <= 256) check_sort(a, &r, 0, what);
+      nd_array_release(a);
+      nd_ref_free(&r);
+    }
+  }
+  static const nd_dtype vdt[] = {ND_FLOAT32, ND_FLOAT64, ND_INT8, ND_UINT64, ND_FLOAT16, ND_BOOL};
+  static const nd_ref_layout_kind kinds[] = {ND_REF_OFFSET, ND_REF_TRANSPOSED, ND_REF_NEGATIVE, ND_REF_BROADCAST};
+  for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+      nd_ref_layout l;
+      nd_ref_layout_make(kinds[k], vdt[i], 600, 40, 3 + (int64_t)i, &l);
+      for (int ax = -l.ref.ndim; ax < l.ref.ndim; ax++) check_sort(l.array, &l.ref, ax, l.name);
       nd_ref_layout_free(&l);
     }
 }
@@ -936,6 +971,7 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_sort_layouts);
   tcase_add_test(t, test_sort_paths);
   tcase_add_test(t, test_sort_one_block);
+  tcase_add_test(t, test_sort_segments);
   tcase_add_test(t, test_sort_errors);
   tcase_add_test(t, test_unique);
   suite_add_tcase(s, t);
