@@ -7,10 +7,10 @@
  *   one-block sort as it stores a row of up to 16384 keys, or by a fix-up after CUB's SortKeys
  *   that exits at once when there are none, so the 1-d case the bandwidth target measures is
  *   the sort alone;
- * - several rows of more than 256 keys that one block's tile holds (up to 16384 keys; fewer
+ * - several rows of more than 64 keys that one block's tile holds (up to 16384 keys; fewer
  *   for 8-byte keys): one block per row (sort/sort_block.cu), on native keys for values and on
  *   twiddled keys with their index in the row for argsort;
- * - several rows of up to 256 keys: one segmented sort (sort/sort_segments.cu) of twiddled keys
+ * - several rows of up to 64 keys: one segmented sort (sort/sort_segments.cu) of twiddled keys
  *   with the index in the row (argsort) or the value's bits;
  * - indices (argsort), or values of 1-, 2- and 4-byte dtypes in several rows: one radix sort
  *   of pairs (the one-block sort or CUB's SortPairs, sort/sort_pairs.cu) over twiddled keys,

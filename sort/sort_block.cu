@@ -175,9 +175,19 @@ bool take(const block_args &a, nd_status *st) {
 /* The ladders: the fastest shape for each range of n in tools/sort_probe.cu (every shape on
  * the H200; the H100 ranks the ones it ran alike; bench/RESULTS.md). 1024 threads, which
  * spill at 64 registers a thread, lose to 512 with twice the keys each. */
+/* Several rows: tiles of fewer threads first, so that a short row does not occupy a block of
+ * 256 threads sorting a tile of 2048 keys (that block costs the same whatever n; with rows of
+ * up to 1024 keys a block of 64 or 128 threads sorts 4-8 times fewer keys and more blocks
+ * share each multiprocessor). */
+template <class K, class V>
+bool take_row_tile(const block_args &a, nd_status *st) {
+  return a.rows > 1 && take<K, V, tile<64, 4, 4>, tile<128, 8, 4>>(a, st);
+}
+
 template <class K>
 bool take_keys(const block_args &a, nd_status *st) {
   using N = cub::NullType;
+  if (take_row_tile<K, N>(a, st)) return true;
   if constexpr (sizeof(K) <= 2)
     return take<K, N, tile<256, 8, 4>, tile<256, 16, 4>, tile<512, 16, 4>, tile<512, 32, 4>>(a, st);
   else if constexpr (sizeof(K) == 4)
@@ -189,6 +199,7 @@ bool take_keys(const block_args &a, nd_status *st) {
 
 template <class K>
 bool take_pairs(const block_args &a, nd_status *st) {
+  if (take_row_tile<K, int64_t>(a, st)) return true;
   if constexpr (sizeof(K) <= 4)
     return take<K, int64_t, tile<256, 19, 6>, tile<512, 16, 6>>(a, st);
   else
@@ -199,10 +210,9 @@ bool take_pairs(const block_args &a, nd_status *st) {
  * sort, which is faster there (14-15 us against 16-17 for float64; 9 against 12 for pairs). */
 constexpr int64_t cub_wide_single_tile = 2048;
 
-/* Several rows: a block for each row of more keys than this (so that every thread of the
- * smallest tile holds one at least); shorter rows stay with the composite-key sort of the whole
- * array, which does not spend a block on a few keys. */
-constexpr int64_t rows_min_keys = 256;
+/* Several rows: a block for each row of more keys than this; shorter rows go to the segmented
+ * sort (sort_segments.cu, whose sub-warp merge sorts hold them). */
+constexpr int64_t rows_min_keys = 64;
 
 bool props_optin(size_t *optin) {
   const nd__device_props *p = nd__device_props_current();

@@ -26,9 +26,12 @@ cudaError_t seg_pairs(const void *kin, void *kout, const void *vin, void *vout, 
                                                    (V *)vout, n * rows, rows, begin, begin + 1, st);
 }
 
-/* The longest rows sorted here; longer ones go to the one-block sort (sort_block.cu, which takes
+/* The longest rows sorted here: the sub-warp merge sorts' tiles that CUB's policy for sm_86
+ * and later gives every key and value width hold 64 keys at least (16 threads of 4 keys with
+ * 8-byte keys or values); a longer row would go to CUB's block radix sort of one row per block,
+ * 20 times slower at 128 keys. Longer rows go to the one-block sort (sort_block.cu, which takes
  * rows of more than this many keys) or to one composite-key sort of the whole array. */
-constexpr int64_t seg_max_keys = 256;
+constexpr int64_t seg_max_keys = 64;
 
 }  // namespace
 

@@ -223,10 +223,11 @@ START_TEST(test_sort_one_block) {
       nd_ref_free(&r);
     }
   }
-  /* Several rows, one block each: rows just past the 256 keys where that starts, at and past
-   * the largest tiles, every real dtype, along the last axis and (strided, copied first) the
+  /* Several rows, one block each: each side of the row tiles (256 and 1024 keys) and of the
+   * largest tiles, every real dtype, along the last axis and (strided, copied first) the
    * first. */
-  static const int64_t grids[][2] = {{9, 257}, {40, 1000}, {3, 4864}, {5, 8193}, {2, 16384}, {2, 16385}, {600, 256}};
+  static const int64_t grids[][2] = {{9, 257}, {40, 1000}, {20, 1024}, {20, 1025}, {30, 2048},
+                                     {3, 4864}, {5, 8193}, {2, 16384}, {2, 16385}, {600, 256}};
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
     for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
@@ -268,12 +269,12 @@ START_TEST(test_sort_one_block) {
 END_TEST
 
 START_TEST(test_sort_segments) {
-  /* Several rows of up to 256 keys: one segmented sort (sort/sort_segments.cu). Row counts each
-   * side of the 500 past which CUB partitions the rows first, lengths of 1 key to 256 (past the
-   * sub-warp and warp sorts' tiles), every real dtype, shuffled, specials planted; along the
-   * last axis and (strided, copied first) the first; then views. */
+  /* Several rows of up to 64 keys: one segmented sort (sort/sort_segments.cu); just past it the
+   * one-block sort's small row tiles. Row counts each side of the 500 past which CUB partitions
+   * the rows first, lengths of 1 key to 256, every real dtype, shuffled, specials planted;
+   * along the last axis and (strided, copied first) the first; then views. */
   static const int64_t grids[][2] = {{2, 1}, {3, 2}, {7, 5}, {500, 17}, {501, 31}, {1000, 64},
-                                     {700, 144}, {300, 200}, {1200, 256}, {1, 256}};
+                                     {600, 65}, {700, 144}, {300, 200}, {1200, 256}, {1, 256}};
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
     for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
