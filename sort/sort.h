@@ -50,15 +50,20 @@ int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t
                           nd_status *st);
 
 /* rows > 1 rows of n keys each, n apart, each sorted on its own by one block of the one-block
- * sort (no temporary storage): nd_k_sort_rows_fit says whether it takes rows of dtype's keys
- * (pairs: its twiddled keys, dtype's width, with int64 values); the sorts fail with
- * ND_ERR_INTERNAL where it does not. nd_k_sort_rows_keys orders and moves NaNs as
- * nd_k_sort_keys does. */
-int nd_k_sort_rows_fit(int dtype, int pairs, int64_t n, int64_t rows);
+ * sort (no temporary storage): nd_k_sort_rows_fit says whether it takes rows of dtype's keys;
+ * nd_k_sort_rows_keys fails with ND_ERR_INTERNAL where it does not, and orders and moves NaNs
+ * as nd_k_sort_keys does. */
+int nd_k_sort_rows_fit(int dtype, int64_t n, int64_t rows);
 nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, int64_t n, int64_t rows,
                               int nan_last, void *stream);
-nd_status nd_k_sort_rows_pairs(int kbytes, const void *kin, void *kout, const int64_t *vin,
-                               int64_t *vout, int64_t n, int64_t rows, int end_bit, void *stream);
+
+/* Argsort in one launch: rows rows of n keys of a real dtype (contiguous, n apart), each sorted
+ * by one block in NumPy's order (stable; NaNs last) with its positions in the row written to
+ * out as int64: no preparation kernel and no temporaries. nd_k_sort_arg_fit says whether it
+ * takes them (one row of up to 16384 keys, 8192 of 8 bytes; several rows of more than 64 keys
+ * up to the same); nd_k_sort_arg fails with ND_ERR_INTERNAL where it does not. */
+int nd_k_sort_arg_fit(int dtype, int64_t n, int64_t rows);
+nd_status nd_k_sort_arg(int dtype, const void *in, int64_t *out, int64_t n, int64_t rows, void *stream);
 
 /* rows > 1 rows of n unsigned keys of kbytes (1, 2, 4, 8) bytes each, n apart, each sorted on its
  * own (stable), with values of vbytes: 8 (int64, e.g. indices in the row) or kbytes (raw bits);
