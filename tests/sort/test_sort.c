@@ -268,6 +268,46 @@ START_TEST(test_sort_one_block) {
 }
 END_TEST
 
+START_TEST(test_argsort_nan_payloads) {
+  /* NumPy's argsort orders every NaN alike, last, in input order, whatever its sign and payload;
+   * the one-launch argsort twiddles them all to one key, the native order would not. One row,
+   * several rows (one block each) and rows of 40 (the segmented sort). */
+  static const nd_dtype fdt[] = {ND_FLOAT16, ND_FLOAT32, ND_FLOAT64};
+  static const int64_t shapes[][2] = {{1, 300}, {1, 3000}, {30, 300}, {500, 40}};
+  for (size_t d = 0; d < sizeof fdt / sizeof fdt[0]; d++)
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+      nd_ref r = nd_ref_new(fdt[d], 2, shapes[i]);
+      nd_ref_fill_pattern(&r, 11);
+      shuffle_ref(&r, 17 + (uint64_t)i);
+      for (int64_t k = 0; k < r.size; k += 5) { /* quiet and signalling payloads, both signs */
+        const uint64_t p = (uint64_t)(k / 5) % 3 + 1, neg = (uint64_t)(k / 5) % 2;
+        if (fdt[d] == ND_FLOAT16) {
+          uint16_t b = (uint16_t)(0x7c00u | (k % 2 ? 0x200u : 0u) | p | (neg << 15));
+          memcpy(nd_ref_flat(&r, k), &b, 2);
+        } else if (fdt[d] == ND_FLOAT32) {
+          uint32_t b = 0x7f800000u | (k % 2 ? 0x400000u : 0u) | (uint32_t)p | (uint32_t)(neg << 31);
+          memcpy(nd_ref_flat(&r, k), &b, 4);
+        } else {
+          uint64_t b = 0x7ff0000000000000ull | (k % 2 ? 0x8000000000000ull : 0u) | p | (neg << 63);
+          memcpy(nd_ref_flat(&r, k), &b, 8);
+        }
+      }
+      nd_array *a = nd_ref_upload(&r);
+      nd_ref wv, wi;
+      ref_sort(&r, 1, &wv, &wi);
+      nd_array *gi;
+      ND_ASSERT_OK(nd_argsort(a, 1, &gi));
+      nd_ref_expect(gi, &wi, "argsort of %s (%lld, %lld) with NaN payloads", nd_dtype_name(fdt[d]),
+                    (long long)shapes[i][0], (long long)shapes[i][1]);
+      nd_array_release(gi);
+      nd_array_release(a);
+      nd_ref_free(&wv);
+      nd_ref_free(&wi);
+      nd_ref_free(&r);
+    }
+}
+END_TEST
+
 START_TEST(test_sort_segments) {
   /* Several rows of up to 64 keys: one segmented sort (sort/sort_segments.cu); just past it the
    * one-block sort's small row tiles. Row counts each side of the 500 past which CUB partitions
@@ -973,6 +1013,7 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_sort_paths);
   tcase_add_test(t, test_sort_one_block);
   tcase_add_test(t, test_sort_segments);
+  tcase_add_test(t, test_argsort_nan_payloads);
   tcase_add_test(t, test_sort_errors);
   tcase_add_test(t, test_unique);
   suite_add_tcase(s, t);
