@@ -60,19 +60,18 @@ nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, int64_t n, i
 /* Argsort in one launch: rows rows of n keys of a real dtype (contiguous, n apart), each sorted
  * by one block in NumPy's order (stable; NaNs last) with its positions in the row written to
  * out as int64: no preparation kernel and no temporaries. nd_k_sort_arg_fit says whether it
- * takes them (one row of up to 16384 keys, 8192 of 8 bytes; several rows of more than 64 keys
+ * takes them (one row of up to 16384 keys, 8192 of 8 bytes; several rows of more than 128 keys
  * up to the same); nd_k_sort_arg fails with ND_ERR_INTERNAL where it does not. */
 int nd_k_sort_arg_fit(int dtype, int64_t n, int64_t rows);
 nd_status nd_k_sort_arg(int dtype, const void *in, int64_t *out, int64_t n, int64_t rows, void *stream);
 
-/* rows > 1 rows of n unsigned keys of kbytes (1, 2, 4, 8) bytes each, n apart, each sorted on its
- * own (stable), with values of vbytes: 8 (int64, e.g. indices in the row) or kbytes (raw bits);
- * two-phase like the CUB sorts (sort_segments.cu). nd_k_sort_seg_fit: whether rows of n keys go
- * this way (short rows; longer ones to the one-block or the composite-key sort). */
-int nd_k_sort_seg_fit(int64_t n, int64_t rows);
-nd_status nd_k_sort_seg_pairs(int kbytes, int vbytes, const void *kin, void *kout, const void *vin,
-                              void *vout, int64_t n, int64_t rows, void *temp, size_t *temp_bytes,
-                              void *stream);
+/* rows > 1 short rows of n keys of a real dtype each (contiguous, n apart), each sorted by a few
+ * threads of a warp in NumPy's order (stable; NaNs last), one launch (sort_short.cu): the
+ * elements' bits to out in order, or with arg their positions in the row as int64.
+ * nd_k_sort_short_fit says whether it takes them (up to 128 keys); nd_k_sort_short fails with
+ * ND_ERR_INTERNAL where it does not. */
+int nd_k_sort_short_fit(int dtype, int64_t n, int64_t rows);
+nd_status nd_k_sort_short(int dtype, const void *in, void *out, int64_t n, int64_t rows, int arg, void *stream);
 
 /* uint64 keys with values of vbytes (1, 2, 4) bytes, by key bits [0, end_bit). */
 nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64_t *kout, const void *vin,

@@ -265,9 +265,9 @@ bool take_pairs(const block_args &a, nd_status *st) {
  * sort, which is faster there (14-15 us against 16-17 for float64; 9 against 12 for pairs). */
 constexpr int64_t cub_wide_single_tile = 2048;
 
-/* Several rows: a block for each row of more keys than this; shorter rows go to the segmented
- * sort (sort_segments.cu, whose sub-warp merge sorts hold them). */
-constexpr int64_t rows_min_keys = 64;
+/* Several rows: a block for each row of more keys than this; shorter rows go to a few threads of
+ * a warp each (sort_short.cu). */
+constexpr int64_t rows_min_keys = 128;
 
 bool props_optin(size_t *optin) {
   const nd__device_props *p = nd__device_props_current();

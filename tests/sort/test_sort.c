@@ -253,7 +253,7 @@ START_TEST(test_sort_one_block) {
     nd_ref_free(&r);
   }
   /* Views: flattened (a strided input is copied first), along rows (one block per row of 2500)
-   * and along columns (rows of 3: the segmented sort). */
+   * and along columns (rows of 3: a few threads each). */
   static const nd_dtype vdt[] = {ND_FLOAT32, ND_FLOAT64, ND_INT16, ND_INT64, ND_UINT8};
   static const nd_ref_layout_kind kinds[] = {ND_REF_OFFSET, ND_REF_TRANSPOSED, ND_REF_NEGATIVE};
   for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
@@ -271,7 +271,7 @@ END_TEST
 START_TEST(test_argsort_nan_payloads) {
   /* NumPy's argsort orders every NaN alike, last, in input order, whatever its sign and payload;
    * the one-launch argsort twiddles them all to one key, the native order would not. One row,
-   * several rows (one block each) and rows of 40 (the segmented sort). */
+   * several rows (one block each) and rows of 40 (a few threads each). */
   static const nd_dtype fdt[] = {ND_FLOAT16, ND_FLOAT32, ND_FLOAT64};
   static const int64_t shapes[][2] = {{1, 300}, {1, 3000}, {30, 300}, {500, 40}};
   for (size_t d = 0; d < sizeof fdt / sizeof fdt[0]; d++)
@@ -308,13 +308,14 @@ START_TEST(test_argsort_nan_payloads) {
 }
 END_TEST
 
-START_TEST(test_sort_segments) {
-  /* Several rows of up to 64 keys: one segmented sort (sort/sort_segments.cu); just past it the
-   * one-block sort's small row tiles. Row counts each side of the 500 past which CUB partitions
-   * the rows first, lengths of 1 key to 256, every real dtype, shuffled, specials planted;
-   * along the last axis and (strided, copied first) the first; then views. */
-  static const int64_t grids[][2] = {{2, 1}, {3, 2}, {7, 5}, {500, 17}, {501, 31}, {1000, 64},
-                                     {600, 65}, {700, 144}, {300, 200}, {1200, 256}, {1, 256}};
+START_TEST(test_sort_short_rows) {
+  /* Several rows of up to 128 keys: a few threads of a warp per row (sort/sort_short.cu), groups
+   * of 4, 8, 16 and 32 threads (up to 16, 32, 64 and 128 keys), many rows to a block; just past
+   * it the one-block sort's small row tiles. Lengths of 1 key to 256, row counts that leave a
+   * block part empty, every real dtype, shuffled, specials planted; along the last axis and
+   * (strided, copied first) the first; then views. */
+  static const int64_t grids[][2] = {{2, 1}, {3, 2}, {7, 5}, {65, 16}, {500, 17}, {501, 31}, {1000, 64},
+                                     {600, 65}, {700, 128}, {300, 129}, {1200, 256}, {1, 256}};
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
     for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
@@ -1012,7 +1013,7 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_sort_layouts);
   tcase_add_test(t, test_sort_paths);
   tcase_add_test(t, test_sort_one_block);
-  tcase_add_test(t, test_sort_segments);
+  tcase_add_test(t, test_sort_short_rows);
   tcase_add_test(t, test_argsort_nan_payloads);
   tcase_add_test(t, test_sort_errors);
   tcase_add_test(t, test_unique);
