@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum sw_kind { SW_ADD, SW_SUM, SW_SORT, SW_ARGSORT, SW_INV8, SW_INV32, SW_MATMUL };
+enum sw_kind { SW_ADD, SW_SUM, SW_SORT, SW_ARGSORT, SW_SORT_ROWS, SW_SORT_ROW_LEN, SW_ARGSORT_ROW_LEN, SW_INV8, SW_INV32, SW_MATMUL };
 
 typedef struct sw_op {
   const char *name;
@@ -34,6 +34,8 @@ static const int64_t sw_elems[] = {1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 
 /* sorts: also 2^13 and 2^15 keys, each side of the one-block sorts' largest tile (16384) */
 static const int64_t sw_sort[] = {1 << 10, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16, 1 << 18,
                                   1 << 20, 1 << 22, 1 << 24, 1 << 26, 0};
+/* keys per row of 10^4 rows: each side of the one-block row sorts' threshold and tiles */
+static const int64_t sw_row_len[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 0};
 static const int64_t sw_batch[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 0};
 static const int64_t sw_order[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 0};
 
@@ -43,6 +45,9 @@ static const sw_op sw_ops[] = {
     {"sum_f32", SW_SUM, sw_elems, 1 << 22},
     {"sort_f32", SW_SORT, sw_sort, 1 << 20},
     {"argsort_f32", SW_ARGSORT, sw_sort, 1 << 20},
+    {"sort_rows_1024_f32", SW_SORT_ROWS, sw_batch, 10000},
+    {"sort_rows_f32", SW_SORT_ROW_LEN, sw_row_len, 1024},
+    {"argsort_rows_f32", SW_ARGSORT_ROW_LEN, sw_row_len, 1024},
     {"inv_8x8_f32", SW_INV8, sw_batch, 10000},
     {"inv_32x32_f32", SW_INV32, sw_batch, 10000},
     {"matmul_f32", SW_MATMUL, sw_order, 1024},
@@ -60,8 +65,11 @@ static int sw_once(bench_ctx *ctx, void *p) {
   switch (g->kind) {
     case SW_ADD: BENCH_ND(nd_add(g->a, g->b, NULL, &g->out)); break;
     case SW_SUM: BENCH_ND(nd_sum(g->a, 0, NULL, 0, ND_DTYPE_DEFAULT, NULL, &g->out)); break;
-    case SW_SORT: BENCH_ND(nd_sort(g->a, -1, &g->out)); break;
-    case SW_ARGSORT: BENCH_ND(nd_argsort(g->a, -1, &g->out)); break;
+    case SW_SORT:
+    case SW_SORT_ROWS:
+    case SW_SORT_ROW_LEN: BENCH_ND(nd_sort(g->a, -1, &g->out)); break;
+    case SW_ARGSORT:
+    case SW_ARGSORT_ROW_LEN: BENCH_ND(nd_argsort(g->a, -1, &g->out)); break;
     case SW_INV8:
     case SW_INV32: BENCH_ND(nd_linalg_inv_ex(g->a, ND_LINALG_UNCHECKED, &g->out, NULL)); break;
     default: BENCH_ND(nd_matmul(g->a, g->b, &g->out)); break;
@@ -78,6 +86,9 @@ static void sw_cost(int kind, int64_t size, int64_t *bytes, double *flops) {
     case SW_SUM: *bytes = 4 * size + 4; break;
     case SW_SORT: *bytes = 8 * size; break;
     case SW_ARGSORT: *bytes = 12 * size; break; /* float32 keys in, int64 indices out */
+    case SW_SORT_ROWS: *bytes = 8 * 1024 * size; break;
+    case SW_SORT_ROW_LEN: *bytes = 8 * 10000 * size; break;
+    case SW_ARGSORT_ROW_LEN: *bytes = 12 * 10000 * size; break;
     case SW_INV8: *bytes = 2 * size * 64 * 4; *flops = 2.0 * 512 * s; break;
     case SW_INV32: *bytes = 2 * size * 1024 * 4; *flops = 2.0 * 32768 * s; break;
     default: *bytes = 12 * size * size; *flops = 2.0 * s * s * s; break;
@@ -96,6 +107,15 @@ static int sw_setup(bench_ctx *ctx, sw_arg *g, int64_t size) {
     case SW_ARGSORT:
       shape[0] = size;
       return bench_random_f32(ctx, 1, shape, &g->a);
+    case SW_SORT_ROWS: /* size rows of 1024 keys, each sorted */
+      shape[0] = size;
+      shape[1] = 1024;
+      return bench_random_f32(ctx, 2, shape, &g->a);
+    case SW_SORT_ROW_LEN: /* 10^4 rows of size keys, each sorted */
+    case SW_ARGSORT_ROW_LEN:
+      shape[0] = 10000;
+      shape[1] = size;
+      return bench_random_f32(ctx, 2, shape, &g->a);
     case SW_INV8:
     case SW_INV32:
       shape[0] = size;

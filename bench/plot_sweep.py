@@ -19,6 +19,8 @@ import sys
 TOOLS = [("ndcuda", "ndcuda", "C0", "o"), ("cupy", "CuPy", "C1", "s"), ("torch", "PyTorch", "C2", "^")]
 SIZE_LABEL = {
     "add_f32": "elements", "sum_f32": "elements", "sort_f32": "keys", "argsort_f32": "keys",
+    "sort_rows_1024_f32": "rows of 1024 keys", "sort_rows_f32": "keys in each of 10^4 rows",
+    "argsort_rows_f32": "keys in each of 10^4 rows",
     "inv_8x8_f32": "matrices (batch)", "inv_32x32_f32": "matrices (batch)", "matmul_f32": "order n",
 }
 

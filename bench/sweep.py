@@ -30,6 +30,9 @@ OPS = [  # name, sizes, --quick limit (as bench_sweep.c)
     ("sum_f32", [1 << k for k in range(10, 29, 2)], 1 << 22),
     ("sort_f32", SORT_SIZES, 1 << 20),
     ("argsort_f32", SORT_SIZES, 1 << 20),
+    ("sort_rows_1024_f32", [10 ** k for k in range(0, 7)], 10000),
+    ("sort_rows_f32", [1 << k for k in range(4, 15)], 1024),  # 10^4 rows of size keys
+    ("argsort_rows_f32", [1 << k for k in range(4, 15)], 1024),
     ("inv_8x8_f32", [10 ** k for k in range(0, 7)], 10000),
     ("inv_32x32_f32", [10 ** k for k in range(0, 7)], 10000),
     ("matmul_f32", [1 << k for k in range(4, 15)], 1024),
@@ -46,6 +49,12 @@ def cost(op, size):
         return 8 * size, 0
     if op == "argsort_f32":
         return 12 * size, 0
+    if op == "sort_rows_1024_f32":
+        return 8 * 1024 * size, 0
+    if op == "sort_rows_f32":
+        return 8 * 10000 * size, 0
+    if op == "argsort_rows_f32":
+        return 12 * 10000 * size, 0
     if op == "inv_8x8_f32":
         return 2 * size * 64 * 4, 2.0 * 512 * size
     if op == "inv_32x32_f32":
@@ -89,6 +98,9 @@ def cupy_tool():
         "sum_f32": (lambda n: (rand(n), None), lambda a, b: a.sum()),
         "sort_f32": (lambda n: (rand(n), None), lambda a, b: cp.sort(a)),
         "argsort_f32": (lambda n: (rand(n), None), lambda a, b: cp.argsort(a)),
+        "sort_rows_1024_f32": (lambda n: (rand((n, 1024)), None), lambda a, b: cp.sort(a, axis=-1)),
+        "sort_rows_f32": (lambda n: (rand((10000, n)), None), lambda a, b: cp.sort(a, axis=-1)),
+        "argsort_rows_f32": (lambda n: (rand((10000, n)), None), lambda a, b: cp.argsort(a, axis=-1)),
         "inv_8x8_f32": (lambda n: (rand((n, 8, 8)), None), lambda a, b: cp.linalg.inv(a)),
         "inv_32x32_f32": (lambda n: (rand((n, 32, 32)), None), lambda a, b: cp.linalg.inv(a)),
         "matmul_f32": (lambda n: (rand((n, n)), rand((n, n))), lambda a, b: a @ b),
@@ -120,6 +132,9 @@ def torch_tool():
         "sum_f32": (lambda n: (rand(n), None), lambda a, b: a.sum()),
         "sort_f32": (lambda n: (rand(n), None), lambda a, b: torch.sort(a).values),
         "argsort_f32": (lambda n: (rand(n), None), lambda a, b: torch.argsort(a, stable=True)),
+        "sort_rows_1024_f32": (lambda n: (rand(n, 1024), None), lambda a, b: torch.sort(a, dim=-1).values),
+        "sort_rows_f32": (lambda n: (rand(10000, n), None), lambda a, b: torch.sort(a, dim=-1).values),
+        "argsort_rows_f32": (lambda n: (rand(10000, n), None), lambda a, b: torch.argsort(a, dim=-1, stable=True)),
         "inv_8x8_f32": (lambda n: (rand(n, 8, 8), None), lambda a, b: torch.linalg.inv_ex(a).inverse),
         "inv_32x32_f32": (lambda n: (rand(n, 32, 32), None), lambda a, b: torch.linalg.inv_ex(a).inverse),
         "matmul_f32": (lambda n: (rand(n, n), rand(n, n)), lambda a, b: a @ b),

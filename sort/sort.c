@@ -7,6 +7,12 @@
  *   one-block sort as it stores a row of up to 16384 keys, or by a fix-up after CUB's SortKeys
  *   that exits at once when there are none, so the 1-d case the bandwidth target measures is
  *   the sort alone;
+ * - several rows of more than 128 keys that one block's tile holds (up to 16384 keys; fewer
+ *   for 8-byte keys): one block per row (sort/sort_block.cu), on native keys for values;
+ * - argsort of one row, or of several rows of more than 128 keys, that a tile holds: one block
+ *   per row that twiddles the keys as it loads them and carries their positions (one launch);
+ * - several rows of up to 128 keys: a few threads of a warp per row (sort/sort_short.cu), keys
+ *   twiddled as they are loaded, with the elements' bits or their positions riding along;
  * - indices (argsort), or values of 1-, 2- and 4-byte dtypes in several rows: one radix sort
  *   of pairs (the one-block sort or CUB's SortPairs, sort/sort_pairs.cu) over twiddled keys,
  *   with the row number in the high bits for several rows;
@@ -131,16 +137,25 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   char *dst_ptr = (char *)dst->buf->ptr + dst->offset;
   const int direct = nd__is_c(dst); /* results can land in dst as they come out of CUB */
   nd_array *hold = NULL;            /* a contiguous copy of src, when one is needed */
+  /* Rows that one block each sorts (sort/sort_block.cu): values on native keys, argsort on
+   * keys it twiddles as it loads them, both read straight from the input below. */
+  /* Shorter rows: a few threads of a warp each (sort/sort_short.cu), from the input too. */
+  const int by_short = rows > 1 && nd_k_sort_short_fit((int)dt, n, rows);
+  const int by_rows = !by_short && !want_idx && rows > 1 && nd_k_sort_rows_fit((int)dt, n, rows);
+  const int by_arg = !by_short && want_idx && nd_k_sort_arg_fit((int)dt, n, rows);
+  const int twiddles = by_short || by_arg; /* the kernel twiddles the keys it loads */
 
-  if (!want_idx && rows == 1) {
+  if (twiddles || (!want_idx && (rows == 1 || by_rows))) {
     /* Native keys. Float keys are sorted as they are, and the NaNs the native order puts first
      * (sign bit set) are moved last (nan_last), so a contiguous input costs the sort alone.
      * A copy is made only for a strided input (gathered into `hold`, sorted from there),
      * for an input that overlaps dst (median sorts its rows in place), and for bool, whose
      * bytes are made 0/1 first (nd_k_sort_canon; a canonicalising copy also makes every NaN
-     * the positive quiet NaN, so no fix-up follows it). */
-    const int isfloat = nd_dtype_kind(dt) == 'f';
-    const int is_bool = dt == ND_BOOL;
+     * the positive quiet NaN, so no fix-up follows it). The kernels that twiddle the keys they
+     * load need neither: no fix-up, and bool as it is. */
+    const int isfloat = !twiddles && nd_dtype_kind(dt) == 'f';
+    const int is_bool = !twiddles && dt == ND_BOOL;
+    const int ow = want_idx ? 8 : W; /* bytes of a result */
     const char *in = NULL;
     if (nd__is_c(src) && !is_bool && !overlap) {
       in = (const char *)src->buf->ptr + src->offset;
@@ -153,13 +168,14 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
     const int fix = isfloat && !copy_canon;      /* raw float keys: sign-bit NaNs moved last */
     void *tin = NULL, *tout = NULL;
     if (st == ND_OK && copy_canon) st = nd__temp(&t, total * W, &tin);
-    if (st == ND_OK && !direct) st = nd__temp(&t, total * W, &tout);
+    if (st == ND_OK && !direct) st = nd__temp(&t, total * ow, &tout);
     const nd_array *reads[2] = {src, hold};
     if (st == ND_OK) {
       size_t bytes = 0;
       void *temp = NULL;
-      st = nd_k_sort_keys((int)dt, NULL, NULL, total, fix, NULL, &bytes, s->cu);
-      if (st == ND_OK) st = nd__temp(&t, (int64_t)bytes, &temp);
+      const int device_sort = !by_rows && !twiddles; /* CUB's, with temporary storage */
+      if (device_sort) st = nd_k_sort_keys((int)dt, NULL, NULL, total, fix, NULL, &bytes, s->cu);
+      if (st == ND_OK && device_sort) st = nd__temp(&t, (int64_t)bytes, &temp);
       if (st == ND_OK) st = nd__phase_begin(&sync, &t, 2, reads, 1, &dst);
       if (st == ND_OK) {
         const char *from = (const char *)src->buf->ptr + src->offset;
@@ -170,13 +186,16 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
         } else if (is_bool) {
           st = nd_k_sort_canon((int)dt, in, (void *)in, total, s->cu); /* hold is ours */
         }
-        if (st == ND_OK) st = nd_k_sort_keys((int)dt, in, sorted, total, fix, temp, &bytes, s->cu);
+        if (st == ND_OK && by_short) st = nd_k_sort_short((int)dt, in, sorted, n, rows, want_idx, s->cu);
+        else if (st == ND_OK && by_arg) st = nd_k_sort_arg((int)dt, in, (int64_t *)sorted, n, rows, s->cu);
+        else if (st == ND_OK && by_rows) st = nd_k_sort_rows_keys((int)dt, in, sorted, n, rows, fix, s->cu);
+        else if (st == ND_OK) st = nd_k_sort_keys((int)dt, in, sorted, total, fix, temp, &bytes, s->cu);
         if (st == ND_OK && !direct) {
           nd_kloop dl;
           nd_koperand dop;
           const nd_array *da[1] = {dst};
           nd__array_loop(dst->ndim, dst->shape, 1, da, &dl, &dop);
-          st = nd_k_sort_emit(ND_KS_EMIT_BITS, &dl, &dop, tout, W, NULL, n, NULL, NULL, s->cu);
+          st = nd_k_sort_emit(ND_KS_EMIT_BITS, &dl, &dop, tout, ow, NULL, n, NULL, NULL, s->cu);
         }
         st = nd__phase_end(&sync, fn, st);
       }
@@ -186,7 +205,8 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
     return st;
   }
 
-  /* Twiddled keys. One pass when the row number fits above the key bits. */
+  /* Twiddled keys. One pass when the rows are sorted one by one or the row number fits above
+   * the key bits. */
   const int rowbits = nd__bits_for(rows - 1);
   const int one_pass = rows == 1 || 8 * W + rowbits <= 64;
   const int composite = rows > 1 && one_pass;

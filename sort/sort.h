@@ -49,6 +49,30 @@ int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t
                           int64_t *vout, int64_t n, int end_bit, int launch, void *stream,
                           nd_status *st);
 
+/* rows > 1 rows of n keys each, n apart, each sorted on its own by one block of the one-block
+ * sort (no temporary storage): nd_k_sort_rows_fit says whether it takes rows of dtype's keys;
+ * nd_k_sort_rows_keys fails with ND_ERR_INTERNAL where it does not, and orders and moves NaNs
+ * as nd_k_sort_keys does. */
+int nd_k_sort_rows_fit(int dtype, int64_t n, int64_t rows);
+nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, int64_t n, int64_t rows,
+                              int nan_last, void *stream);
+
+/* Argsort in one launch: rows rows of n keys of a real dtype (contiguous, n apart), each sorted
+ * by one block in NumPy's order (stable; NaNs last) with its positions in the row written to
+ * out as int64: no preparation kernel and no temporaries. nd_k_sort_arg_fit says whether it
+ * takes them (one row of up to 16384 keys, 8192 of 8 bytes; several rows of more than 128 keys
+ * up to the same); nd_k_sort_arg fails with ND_ERR_INTERNAL where it does not. */
+int nd_k_sort_arg_fit(int dtype, int64_t n, int64_t rows);
+nd_status nd_k_sort_arg(int dtype, const void *in, int64_t *out, int64_t n, int64_t rows, void *stream);
+
+/* rows > 1 short rows of n keys of a real dtype each (contiguous, n apart), each sorted by a few
+ * threads of a warp in NumPy's order (stable; NaNs last), one launch (sort_short.cu): the
+ * elements' bits to out in order, or with arg their positions in the row as int64.
+ * nd_k_sort_short_fit says whether it takes them (up to 128 keys); nd_k_sort_short fails with
+ * ND_ERR_INTERNAL where it does not. */
+int nd_k_sort_short_fit(int dtype, int64_t n, int64_t rows);
+nd_status nd_k_sort_short(int dtype, const void *in, void *out, int64_t n, int64_t rows, int arg, void *stream);
+
 /* uint64 keys with values of vbytes (1, 2, 4) bytes, by key bits [0, end_bit). */
 nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64_t *kout, const void *vin,
                               void *vout, int64_t n, int end_bit, void *temp, size_t *temp_bytes,

@@ -21,7 +21,10 @@
  * one instance serves both), and float16/32/64 natively, so that -0.0 and +0.0 tie and keep
  * their bits, as in CUB's device sort; the NaNs with the sign bit set, which that order puts
  * first, are stored last by the kernel itself (no fix-up launches). Pairs: unsigned keys with
- * int64 values (argsort, unique, the passes of multi-row sorts). 34 instances. */
+ * int64 values (unique, the passes of multi-row sorts). Argsort: a kernel of its own twiddles
+ * the keys to NumPy's order as it loads them and carries their positions (2 bytes) instead of
+ * int64 values, one launch (no preparation kernel, no temporaries). Several rows: one block per
+ * row, with tiles of 64 and 128 threads first for short rows. 73 instances. */
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -71,14 +74,22 @@ __device__ __forceinline__ K pad_key() {
   else return (K)~(K)0;
 }
 
-/* flip: XORed into integer keys on load and store (the sign bit of a signed dtype, else 0).
- * nan_last (float keys): the sign-bit-set NaNs, which sort first, are stored last instead (the
- * sorted row rotated by their count), as nd_k_sort_nanfix does after CUB's sort. */
+/* Block b sorts row b of n keys (rows lie n apart). flip: XORed into integer keys on load and
+ * store (the sign bit of a signed dtype, else 0). nan_last (float keys): the sign-bit-set NaNs,
+ * which sort first, are stored last instead (the sorted row rotated by their count), as
+ * nd_k_sort_nanfix does after CUB's sort. */
 template <class K, class V, class Tl>
 __global__ __launch_bounds__(Tl::threads, 1) void k_sort_block(const K *kin, K *kout, const V *vin,
                                                                 V *vout, int n, uint64_t flip,
                                                                 int end_bit, int nan_last) {
   constexpr int T = Tl::threads, I = Tl::items;
+  const int64_t row = (int64_t)blockIdx.x * n;
+  kin += row;
+  kout += row;
+  if constexpr (!std::is_same_v<V, cub::NullType>) {
+    vin += row;
+    vout += row;
+  }
   constexpr bool keys_only = std::is_same_v<V, cub::NullType>;
   using temp_t = typename block_sorter<K, V, Tl>::TempStorage;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -125,15 +136,51 @@ __global__ __launch_bounds__(Tl::threads, 1) void k_sort_block(const K *kin, K *
   }
 }
 
+/* Argsort: block b sorts row b of n keys of dtype dt (rows lie n apart), read natively and
+ * twiddled to NumPy's order on load (every NaN alike, last; -0.0 as +0.0), with each key's
+ * position in the row (16 bits: a tile holds at most 16384 keys) riding along; the positions
+ * are stored as int64. Keys past n are all-ones, which sort after every key, real NaNs
+ * included (the sort is stable and they come last in the tile), and are not stored. */
+template <class K, class Tl>
+__global__ __launch_bounds__(Tl::threads, 1) void k_argsort_block(const char *in, int64_t *out, int n,
+                                                                   int dt) {
+  constexpr int T = Tl::threads, I = Tl::items;
+  in += (int64_t)blockIdx.x * n * (int64_t)sizeof(K);
+  out += (int64_t)blockIdx.x * n;
+  using temp_t = typename block_sorter<K, uint16_t, Tl>::TempStorage;
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto &temp = *reinterpret_cast<temp_t *>(smem);
+  K keys[I];
+  uint16_t pos[I];
+  const int base = (int)threadIdx.x * I;
+#pragma unroll
+  for (int i = 0; i < I; i++) {
+    keys[i] = base + i < n ? (K)nd_twiddle(dt, in + (base + i) * (int)sizeof(K)) : (K)~(K)0;
+    pos[i] = (uint16_t)(base + i);
+  }
+  block_sorter<K, uint16_t, Tl>(temp).SortBlockedToStriped(keys, pos, 0, 8 * (int)sizeof(K));
+#pragma unroll
+  for (int i = 0; i < I; i++) {
+    const int j = i * T + (int)threadIdx.x;
+    if (j < n) out[j] = pos[i];
+  }
+}
+
+/* The values an argsort's block sort carries (positions in the row): launch_tile's sign to
+ * launch k_argsort_block. */
+using arg_pos = uint16_t;
+
 struct block_args {
   const void *kin;
   void *kout;
   const int64_t *vin;
   int64_t *vout;
-  int64_t n;
+  int64_t n;    /* keys in a row */
+  int64_t rows; /* one block each */
   uint64_t flip;
   int end_bit;
   int nan_last;
+  int dtype;         /* argsort: the keys' dtype */
   size_t smem_optin; /* the device's opt-in shared memory per block */
   bool launch;       /* false: only say whether a tile takes the row */
   cudaStream_t stream;
@@ -141,11 +188,18 @@ struct block_args {
 
 template <class K, class V, class Tl>
 nd_status launch_tile(const block_args &a) {
-  constexpr auto K_ = k_sort_block<K, V, Tl>;
-  ND_TRY(nd_k_smem_once<K_>(tile_smem<K, V, Tl>, false));
-  return ND_CUDA(nd_k_go<K_>(dim3(1), dim3(Tl::threads), tile_smem<K, V, Tl>, a.stream,
-                             (const K *)a.kin, (K *)a.kout, (const V *)a.vin, (V *)a.vout, (int)a.n,
-                             a.flip, a.end_bit, a.nan_last));
+  if constexpr (std::is_same_v<V, arg_pos>) {
+    constexpr auto K_ = k_argsort_block<K, Tl>;
+    ND_TRY(nd_k_smem_once<K_>(tile_smem<K, V, Tl>, false));
+    return ND_CUDA(nd_k_go<K_>(dim3((unsigned)a.rows), dim3(Tl::threads), tile_smem<K, V, Tl>, a.stream,
+                               (const char *)a.kin, (int64_t *)a.vout, (int)a.n, a.dtype));
+  } else {
+    constexpr auto K_ = k_sort_block<K, V, Tl>;
+    ND_TRY(nd_k_smem_once<K_>(tile_smem<K, V, Tl>, false));
+    return ND_CUDA(nd_k_go<K_>(dim3((unsigned)a.rows), dim3(Tl::threads), tile_smem<K, V, Tl>, a.stream,
+                               (const K *)a.kin, (K *)a.kout, (const V *)a.vin, (V *)a.vout, (int)a.n,
+                               a.flip, a.end_bit, a.nan_last));
+  }
 }
 
 /* The first tile of the ladder that holds n keys and fits the device: true when one does
@@ -166,9 +220,19 @@ bool take(const block_args &a, nd_status *st) {
 /* The ladders: the fastest shape for each range of n in tools/sort_probe.cu (every shape on
  * the H200; the H100 ranks the ones it ran alike; bench/RESULTS.md). 1024 threads, which
  * spill at 64 registers a thread, lose to 512 with twice the keys each. */
+/* Several rows: tiles of fewer threads first, so that a short row does not occupy a block of
+ * 256 threads sorting a tile of 2048 keys (that block costs the same whatever n; with rows of
+ * up to 1024 keys a block of 64 or 128 threads sorts 4-8 times fewer keys and more blocks
+ * share each multiprocessor). */
+template <class K, class V>
+bool take_row_tile(const block_args &a, nd_status *st) {
+  return a.rows > 1 && take<K, V, tile<64, 4, 4>, tile<128, 8, 4>>(a, st);
+}
+
 template <class K>
 bool take_keys(const block_args &a, nd_status *st) {
   using N = cub::NullType;
+  if (take_row_tile<K, N>(a, st)) return true;
   if constexpr (sizeof(K) <= 2)
     return take<K, N, tile<256, 8, 4>, tile<256, 16, 4>, tile<512, 16, 4>, tile<512, 32, 4>>(a, st);
   else if constexpr (sizeof(K) == 4)
@@ -176,6 +240,17 @@ bool take_keys(const block_args &a, nd_status *st) {
                 tile<512, 32, 4>>(a, st);
   else /* 8-byte keys: past 8192 CUB's device sort is as fast */
     return take<K, N, tile<256, 19, 6>, tile<256, 32, 6>>(a, st);
+}
+
+/* Argsort: the keys' ladders (positions are 2 bytes, less than the keys they ride with). */
+template <class K>
+bool take_arg(const block_args &a, nd_status *st) {
+  if (take_row_tile<K, arg_pos>(a, st)) return true;
+  if constexpr (sizeof(K) <= 4)
+    return take<K, arg_pos, tile<256, 8, 4>, tile<256, 19, 6>, tile<512, 16, 4>, tile<512, 24, 4>,
+                tile<512, 32, 4>>(a, st);
+  else
+    return take<K, arg_pos, tile<256, 19, 6>, tile<256, 32, 6>>(a, st);
 }
 
 template <class K>
@@ -190,6 +265,10 @@ bool take_pairs(const block_args &a, nd_status *st) {
  * sort, which is faster there (14-15 us against 16-17 for float64; 9 against 12 for pairs). */
 constexpr int64_t cub_wide_single_tile = 2048;
 
+/* Several rows: a block for each row of more keys than this; shorter rows go to a few threads of
+ * a warp each (sort_short.cu). */
+constexpr int64_t rows_min_keys = 128;
+
 bool props_optin(size_t *optin) {
   const nd__device_props *p = nd__device_props_current();
   if (p == NULL) return false;
@@ -197,17 +276,10 @@ bool props_optin(size_t *optin) {
   return true;
 }
 
-}  // namespace
-
-extern "C" int nd_k_sort_block_keys(int dtype, const void *in, void *out, int64_t n, int nan_last,
-                                    int launch, void *stream, nd_status *st) {
-  block_args a = {in, out, NULL, NULL, n, 0, 0, nan_last, 0, launch != 0, (cudaStream_t)stream};
-  /* Device properties, once read, stay cached: the query and the launch decide alike. */
-  if (n <= 0 || !props_optin(&a.smem_optin)) return 0;
-  const int width = (int)nd_dtype_itemsize((nd_dtype)dtype);
-  a.end_bit = 8 * width;
-  const bool wide = width == 8;
-  if (wide && n <= cub_wide_single_tile) return 0;
+/* Whether (and, with a.launch, how) the one-block sort takes a.rows rows of a.n keys of dtype;
+ * a.flip and a.end_bit are set here. */
+bool take_keys_of(int dtype, block_args &a, nd_status *st) {
+  a.end_bit = 8 * (int)nd_dtype_itemsize((nd_dtype)dtype);
   switch (dtype) {
     case ND_BOOL:
     case ND_UINT8: return take_keys<uint8_t>(a, st);
@@ -221,20 +293,97 @@ extern "C" int nd_k_sort_block_keys(int dtype, const void *in, void *out, int64_
     case ND_UINT64: return take_keys<uint64_t>(a, st);
     case ND_INT64: a.flip = UINT64_C(1) << 63; return take_keys<uint64_t>(a, st);
     case ND_FLOAT64: return take_keys<double>(a, st);
-    default: return 0;
+    default: return false;
   }
 }
 
-extern "C" int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t *vin,
-                                     int64_t *vout, int64_t n, int end_bit, int launch, void *stream,
-                                     nd_status *st) {
-  block_args a = {kin, kout, vin, vout, n, 0, end_bit, 0, 0, launch != 0, (cudaStream_t)stream};
-  if (n <= cub_wide_single_tile || !props_optin(&a.smem_optin)) return 0;
+bool take_pairs_of(int kbytes, const block_args &a, nd_status *st) {
   switch (kbytes) {
     case 1: return take_pairs<uint8_t>(a, st);
     case 2: return take_pairs<uint16_t>(a, st);
     case 4: return take_pairs<uint32_t>(a, st);
     case 8: return take_pairs<uint64_t>(a, st);
-    default: return 0;
+    default: return false;
   }
+}
+
+bool take_arg_of(int dtype, const block_args &a, nd_status *st) {
+  switch (nd_dtype_itemsize((nd_dtype)dtype)) {
+    case 1: return take_arg<uint8_t>(a, st);
+    case 2: return take_arg<uint16_t>(a, st);
+    case 4: return take_arg<uint32_t>(a, st);
+    case 8: return take_arg<uint64_t>(a, st);
+    default: return false;
+  }
+}
+
+/* The arguments with nothing but the rows and the stream set. */
+block_args args_of(const void *kin, void *kout, const int64_t *vin, int64_t *vout, int64_t n, int64_t rows,
+                   bool launch, void *stream) {
+  block_args a = {kin, kout, vin, vout, n, rows, 0, 0, 0, 0, 0, launch, (cudaStream_t)stream};
+  return a;
+}
+
+/* Several rows go to the one-block sort only when a tile holds a row and the grid the rows. */
+bool rows_ok(int64_t n, int64_t rows) {
+  return rows > 1 && n > rows_min_keys && rows <= INT32_MAX;
+}
+
+/* Argsort takes one row of any length a tile holds, several rows as the keys' sort does. */
+bool arg_ok(int64_t n, int64_t rows) { return rows == 1 ? n >= 1 : rows_ok(n, rows); }
+
+}  // namespace
+
+extern "C" int nd_k_sort_block_keys(int dtype, const void *in, void *out, int64_t n, int nan_last,
+                                    int launch, void *stream, nd_status *st) {
+  block_args a = args_of(in, out, NULL, NULL, n, 1, launch != 0, stream);
+  a.nan_last = nan_last;
+  /* Device properties, once read, stay cached: the query and the launch decide alike. */
+  if (n <= 0 || !props_optin(&a.smem_optin)) return 0;
+  if (nd_dtype_itemsize((nd_dtype)dtype) == 8 && n <= cub_wide_single_tile) return 0;
+  return take_keys_of(dtype, a, st);
+}
+
+extern "C" int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t *vin,
+                                     int64_t *vout, int64_t n, int end_bit, int launch, void *stream,
+                                     nd_status *st) {
+  block_args a = args_of(kin, kout, vin, vout, n, 1, launch != 0, stream);
+  a.end_bit = end_bit;
+  if (n <= cub_wide_single_tile || !props_optin(&a.smem_optin)) return 0;
+  return take_pairs_of(kbytes, a, st);
+}
+
+extern "C" int nd_k_sort_rows_fit(int dtype, int64_t n, int64_t rows) {
+  block_args a = args_of(NULL, NULL, NULL, NULL, n, rows, false, NULL);
+  nd_status st = ND_OK;
+  return rows_ok(n, rows) && props_optin(&a.smem_optin) && take_keys_of(dtype, a, &st);
+}
+
+extern "C" nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, int64_t n, int64_t rows,
+                                         int nan_last, void *stream) {
+  block_args a = args_of(in, out, NULL, NULL, n, rows, true, stream);
+  a.nan_last = nan_last;
+  nd_status st = ND_OK;
+  if (!rows_ok(n, rows) || !props_optin(&a.smem_optin) || !take_keys_of(dtype, a, &st))
+    return nd__error(ND_ERR_INTERNAL, "nd_k_sort_rows_keys: %lld rows of %lld keys of dtype %d do not fit",
+                     (long long)rows, (long long)n, dtype);
+  return st;
+}
+
+extern "C" int nd_k_sort_arg_fit(int dtype, int64_t n, int64_t rows) {
+  block_args a = args_of(NULL, NULL, NULL, NULL, n, rows, false, NULL);
+  nd_status st = ND_OK;
+  return nd_dtype_kind((nd_dtype)dtype) != 'c' && arg_ok(n, rows) && props_optin(&a.smem_optin) &&
+         take_arg_of(dtype, a, &st);
+}
+
+extern "C" nd_status nd_k_sort_arg(int dtype, const void *in, int64_t *out, int64_t n, int64_t rows, void *stream) {
+  block_args a = args_of(in, NULL, NULL, out, n, rows, true, stream);
+  a.dtype = dtype;
+  nd_status st = ND_OK;
+  if (nd_dtype_kind((nd_dtype)dtype) == 'c' || !arg_ok(n, rows) || !props_optin(&a.smem_optin) ||
+      !take_arg_of(dtype, a, &st))
+    return nd__error(ND_ERR_INTERNAL, "nd_k_sort_arg: %lld rows of %lld keys of dtype %d do not fit",
+                     (long long)rows, (long long)n, dtype);
+  return st;
 }

@@ -21,42 +21,6 @@ __device__ __forceinline__ int isz_of(int dt) {
          : dt == ND_COMPLEX128 ? 16 : 8;
 }
 
-/* NumPy's sort order as an unsigned integer: signed integers flip the sign bit; floats map
- * negatives to their complement and positives above them, with -0.0 as +0.0 and every NaN
- * all-ones (after +inf). */
-__device__ __forceinline__ uint64_t twiddle(int dt, const char *p) {
-  switch (dt) {
-    case ND_BOOL: return *(const uint8_t *)p != 0;
-    case ND_INT8: return (uint8_t)(*(const uint8_t *)p ^ 0x80u);
-    case ND_INT16: return (uint16_t)(*(const uint16_t *)p ^ 0x8000u);
-    case ND_INT32: return *(const uint32_t *)p ^ 0x80000000u;
-    case ND_INT64: return *(const uint64_t *)p ^ 0x8000000000000000ull;
-    case ND_UINT8: return *(const uint8_t *)p;
-    case ND_UINT16: return *(const uint16_t *)p;
-    case ND_UINT32: return *(const uint32_t *)p;
-    case ND_UINT64: return *(const uint64_t *)p;
-    case ND_FLOAT16: {
-      uint16_t h = *(const uint16_t *)p;
-      if ((h & 0x7fffu) > 0x7c00u) return 0xffffu;
-      if ((h & 0x7fffu) == 0) return 0x8000u;
-      return (h & 0x8000u) ? (uint16_t)~h : (uint16_t)(h | 0x8000u);
-    }
-    case ND_FLOAT32: {
-      uint32_t h = *(const uint32_t *)p;
-      if ((h & 0x7fffffffu) > 0x7f800000u) return 0xffffffffu;
-      if ((h & 0x7fffffffu) == 0) return 0x80000000u;
-      return (h & 0x80000000u) ? ~h : (h | 0x80000000u);
-    }
-    case ND_FLOAT64: {
-      uint64_t h = *(const uint64_t *)p;
-      if ((h & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return ~0ull;
-      if ((h & 0x7fffffffffffffffull) == 0) return 0x8000000000000000ull;
-      return (h & 0x8000000000000000ull) ? ~h : (h | 0x8000000000000000ull);
-    }
-  }
-  return 0;
-}
-
 __device__ __forceinline__ void put_bytes(char *d, const char *s, int n) {
   switch (n) {
     case 1: *(uint8_t *)d = *(const uint8_t *)s; break;
@@ -173,7 +137,7 @@ __global__ void k_prep(nd_kloop L, nd_koperand s, int64_t n, int composite, void
        i += (int64_t)gridDim.x * blockDim.x) {
     const char *p = s.data + nd_k_offset1(i, L, s.strides);
     const int64_t row = i / n, j = i - row * n;
-    uint64_t k = twiddle(s.dtype, p);
+    uint64_t k = nd_twiddle(s.dtype, p);
     if (composite) k |= (uint64_t)row << (8 * w);
     put_uint(keys, i, kbytes, k);
     if (idx) idx[i] = idx_in_row ? j : i;

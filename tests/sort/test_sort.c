@@ -203,7 +203,7 @@ static void shuffle_ref(nd_ref *r, uint64_t seed) {
 }
 
 START_TEST(test_sort_one_block) {
-  /* Rows that one block sorts (sort/sort_block.cu): lengths on each side of its tiles (2048,
+  /* One row that one block sorts (sort/sort_block.cu): lengths on each side of its tiles (2048,
    * 4096, 4864, 8192, 12288 and 16384 keys) and of the 2048 keys up to which wide keys stay
    * with CUB, every real dtype, shuffled, specials planted: the native-key sort, and argsort
    * and partition (twiddled keys with int64 values). */
@@ -223,8 +223,37 @@ START_TEST(test_sort_one_block) {
       nd_ref_free(&r);
     }
   }
-  /* Views: flattened (a strided input is copied first), along rows (8-byte keys: the two
-   * passes' pairs of 7500 keys) and along columns. */
+  /* Several rows, one block each: each side of the row tiles (256 and 1024 keys) and of the
+   * largest tiles, every real dtype, along the last axis and (strided, copied first) the
+   * first. */
+  static const int64_t grids[][2] = {{9, 257}, {40, 1000}, {20, 1024}, {20, 1025}, {30, 2048},
+                                     {3, 4864}, {5, 8193}, {2, 16384}, {2, 16385}, {600, 256}};
+  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
+    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
+      nd_ref r = nd_ref_new((nd_dtype)dt, 2, grids[i]);
+      nd_ref_fill_pattern(&r, 3 * (int64_t)i);
+      shuffle_ref(&r, (uint64_t)(dt * 100 + 50 + (int)i));
+      plant_specials(&r);
+      nd_array *a = nd_ref_upload(&r);
+      char what[64];
+      snprintf(what, sizeof what, "%lld rows of %lld", (long long)grids[i][0], (long long)grids[i][1]);
+      check_sort(a, &r, 1, what);
+      nd_array_release(a);
+      nd_ref_free(&r);
+    }
+    const int64_t tall[2] = {1000, 7};
+    nd_ref r = nd_ref_new((nd_dtype)dt, 2, tall);
+    nd_ref_fill_pattern(&r, 4);
+    shuffle_ref(&r, (uint64_t)dt);
+    plant_specials(&r);
+    nd_array *a = nd_ref_upload(&r);
+    check_sort(a, &r, 0, "columns of 1000");
+    nd_array_release(a);
+    nd_ref_free(&r);
+  }
+  /* Views: flattened (a strided input is copied first), along rows (one block per row of 2500)
+   * and along columns (rows of 3: a few threads each). */
   static const nd_dtype vdt[] = {ND_FLOAT32, ND_FLOAT64, ND_INT16, ND_INT64, ND_UINT8};
   static const nd_ref_layout_kind kinds[] = {ND_REF_OFFSET, ND_REF_TRANSPOSED, ND_REF_NEGATIVE};
   for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
@@ -234,6 +263,82 @@ START_TEST(test_sort_one_block) {
       check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
       check_sort(l.array, &l.ref, 1, l.name);
       check_sort(l.array, &l.ref, 0, l.name);
+      nd_ref_layout_free(&l);
+    }
+}
+END_TEST
+
+START_TEST(test_argsort_nan_payloads) {
+  /* NumPy's argsort orders every NaN alike, last, in input order, whatever its sign and payload;
+   * the one-launch argsort twiddles them all to one key, the native order would not. One row,
+   * several rows (one block each) and rows of 40 (a few threads each). */
+  static const nd_dtype fdt[] = {ND_FLOAT16, ND_FLOAT32, ND_FLOAT64};
+  static const int64_t shapes[][2] = {{1, 300}, {1, 3000}, {30, 300}, {500, 40}};
+  for (size_t d = 0; d < sizeof fdt / sizeof fdt[0]; d++)
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+      nd_ref r = nd_ref_new(fdt[d], 2, shapes[i]);
+      nd_ref_fill_pattern(&r, 11);
+      shuffle_ref(&r, 17 + (uint64_t)i);
+      for (int64_t k = 0; k < r.size; k += 5) { /* quiet and signalling payloads, both signs */
+        const uint64_t p = (uint64_t)(k / 5) % 3 + 1, neg = (uint64_t)(k / 5) % 2;
+        if (fdt[d] == ND_FLOAT16) {
+          uint16_t b = (uint16_t)(0x7c00u | (k % 2 ? 0x200u : 0u) | p | (neg << 15));
+          memcpy(nd_ref_flat(&r, k), &b, 2);
+        } else if (fdt[d] == ND_FLOAT32) {
+          uint32_t b = 0x7f800000u | (k % 2 ? 0x400000u : 0u) | (uint32_t)p | (uint32_t)(neg << 31);
+          memcpy(nd_ref_flat(&r, k), &b, 4);
+        } else {
+          uint64_t b = 0x7ff0000000000000ull | (k % 2 ? 0x8000000000000ull : 0u) | p | (neg << 63);
+          memcpy(nd_ref_flat(&r, k), &b, 8);
+        }
+      }
+      nd_array *a = nd_ref_upload(&r);
+      nd_ref wv, wi;
+      ref_sort(&r, 1, &wv, &wi);
+      nd_array *gi;
+      ND_ASSERT_OK(nd_argsort(a, 1, &gi));
+      nd_ref_expect(gi, &wi, "argsort of %s (%lld, %lld) with NaN payloads", nd_dtype_name(fdt[d]),
+                    (long long)shapes[i][0], (long long)shapes[i][1]);
+      nd_array_release(gi);
+      nd_array_release(a);
+      nd_ref_free(&wv);
+      nd_ref_free(&wi);
+      nd_ref_free(&r);
+    }
+}
+END_TEST
+
+START_TEST(test_sort_short_rows) {
+  /* Several rows of up to 128 keys: a few threads of a warp per row (sort/sort_short.cu), groups
+   * of 4, 8, 16 and 32 threads (up to 16, 32, 64 and 128 keys), many rows to a block; just past
+   * it the one-block sort's small row tiles. Lengths of 1 key to 256, row counts that leave a
+   * block part empty, every real dtype, shuffled, specials planted; along the last axis and
+   * (strided, copied first) the first; then views. */
+  static const int64_t grids[][2] = {{2, 1}, {3, 2}, {7, 5}, {65, 16}, {500, 17}, {501, 31}, {1000, 64},
+                                     {600, 65}, {700, 128}, {300, 129}, {1200, 256}, {1, 256}};
+  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
+    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
+      nd_ref r = nd_ref_new((nd_dtype)dt, 2, grids[i]);
+      nd_ref_fill_pattern(&r, 5 * (int64_t)i);
+      shuffle_ref(&r, (uint64_t)(dt * 100 + 7 + (int)i));
+      plant_specials(&r);
+      nd_array *a = nd_ref_upload(&r);
+      char what[64];
+      snprintf(what, sizeof what, "%lld rows of %lld", (long long)grids[i][0], (long long)grids[i][1]);
+      check_sort(a, &r, 1, what);
+      if (grids[i][0] <= 256) check_sort(a, &r, 0, what);
+      nd_array_release(a);
+      nd_ref_free(&r);
+    }
+  }
+  static const nd_dtype vdt[] = {ND_FLOAT32, ND_FLOAT64, ND_INT8, ND_UINT64, ND_FLOAT16, ND_BOOL};
+  static const nd_ref_layout_kind kinds[] = {ND_REF_OFFSET, ND_REF_TRANSPOSED, ND_REF_NEGATIVE, ND_REF_BROADCAST};
+  for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+      nd_ref_layout l;
+      nd_ref_layout_make(kinds[k], vdt[i], 600, 40, 3 + (int64_t)i, &l);
+      for (int ax = -l.ref.ndim; ax < l.ref.ndim; ax++) check_sort(l.array, &l.ref, ax, l.name);
       nd_ref_layout_free(&l);
     }
 }
@@ -908,6 +1013,8 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_sort_layouts);
   tcase_add_test(t, test_sort_paths);
   tcase_add_test(t, test_sort_one_block);
+  tcase_add_test(t, test_sort_short_rows);
+  tcase_add_test(t, test_argsort_nan_payloads);
   tcase_add_test(t, test_sort_errors);
   tcase_add_test(t, test_unique);
   suite_add_tcase(s, t);
