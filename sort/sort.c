@@ -13,9 +13,10 @@
  *   per row that twiddles the keys as it loads them and carries their positions (one launch);
  * - several rows of up to 128 keys: a few threads of a warp per row (sort/sort_short.cu), keys
  *   twiddled as they are loaded, with the elements' bits or their positions riding along;
- * - indices (argsort), or values of 1-, 2- and 4-byte dtypes in several rows: one radix sort
- *   of pairs (the one-block sort or CUB's SortPairs, sort/sort_pairs.cu) over twiddled keys,
- *   with the row number in the high bits for several rows;
+ * - what those kernels do not take (a row of argsort, or several rows, past their largest
+ *   tiles), indices or values of 1-, 2- and 4-byte dtypes: one radix sort of pairs (the
+ *   one-block sort or CUB's SortPairs, sort/sort_pairs.cu) over twiddled keys, with the row
+ *   number in the high bits for several rows;
  *   values ride along as raw bits, so -0.0 and NaN payloads come out exactly as they went in;
  * - 8-byte dtypes in several rows: a stable sort of the whole array by value, then a stable
  *   sort by row of the resulting permutation, then a gather.

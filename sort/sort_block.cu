@@ -217,18 +217,18 @@ bool take(const block_args &a, nd_status *st) {
   return take<K, V, Rest...>(a, st);
 }
 
-/* The ladders: the fastest shape for each range of n in tools/sort_probe.cu (every shape on
- * the H200; the H100 ranks the ones it ran alike; bench/RESULTS.md). 1024 threads, which
- * spill at 64 registers a thread, lose to 512 with twice the keys each. */
 /* Several rows: tiles of fewer threads first, so that a short row does not occupy a block of
  * 256 threads sorting a tile of 2048 keys (that block costs the same whatever n; with rows of
  * up to 1024 keys a block of 64 or 128 threads sorts 4-8 times fewer keys and more blocks
- * share each multiprocessor). */
+ * share each multiprocessor: bench/RESULTS.md "Rows"). */
 template <class K, class V>
 bool take_row_tile(const block_args &a, nd_status *st) {
   return a.rows > 1 && take<K, V, tile<64, 4, 4>, tile<128, 8, 4>>(a, st);
 }
 
+/* The ladders: the fastest shape for each range of n in tools/sort_probe.cu (every shape on
+ * the H200; the H100 ranks the ones it ran alike; bench/RESULTS.md). 1024 threads, which
+ * spill at 64 registers a thread, lose to 512 with twice the keys each. */
 template <class K>
 bool take_keys(const block_args &a, nd_status *st) {
   using N = cub::NullType;
@@ -242,7 +242,9 @@ bool take_keys(const block_args &a, nd_status *st) {
     return take<K, N, tile<256, 19, 6>, tile<256, 32, 6>>(a, st);
 }
 
-/* Argsort: the keys' ladders (positions are 2 bytes, less than the keys they ride with). */
+/* Argsort: the ladders of 4- and 8-byte keys (the 2-byte positions ride with the keys; keys of 1
+ * and 2 bytes take the 4-byte ladder, not timed apart). The 512 x 32 tile spills 180 bytes a
+ * thread and is still ahead of PyTorch's row sort 2.9-3.2 times at 16384 keys (RESULTS.md). */
 template <class K>
 bool take_arg(const block_args &a, nd_status *st) {
   if (take_row_tile<K, arg_pos>(a, st)) return true;
