@@ -202,11 +202,28 @@ static void shuffle_ref(nd_ref *r, uint64_t seed) {
   }
 }
 
+/* A (rows, cols) array of dt filled with pattern, shuffled by seed, specials planted: sorted
+ * along its rows, and with columns_too along its columns (strided: copied first). */
+static void check_shuffled_rows(nd_dtype dt, const int64_t shape[2], int64_t pattern, uint64_t seed,
+                                int columns_too) {
+  nd_ref r = nd_ref_new(dt, 2, shape);
+  nd_ref_fill_pattern(&r, pattern);
+  shuffle_ref(&r, seed);
+  plant_specials(&r);
+  nd_array *a = nd_ref_upload(&r);
+  char what[64];
+  snprintf(what, sizeof what, "%lld rows of %lld", (long long)shape[0], (long long)shape[1]);
+  check_sort(a, &r, 1, what);
+  if (columns_too) check_sort(a, &r, 0, what);
+  nd_array_release(a);
+  nd_ref_free(&r);
+}
+
 START_TEST(test_sort_one_block) {
   /* One row that one block sorts (sort/sort_block.cu): lengths on each side of its tiles (2048,
    * 4096, 4864, 8192, 12288 and 16384 keys) and of the 2048 keys up to which wide keys stay
-   * with CUB, every real dtype, shuffled, specials planted: the native-key sort, and argsort
-   * and partition (twiddled keys with int64 values). */
+   * with CUB, every real dtype, shuffled, specials planted: the native-key sort and partition,
+   * and argsort and argpartition (the one-launch argsort, keys twiddled as they are loaded). */
   static const int64_t lens[] = {2047, 2049, 4096, 4865, 8192, 8193, 12289, 16384, 16385};
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
@@ -230,18 +247,8 @@ START_TEST(test_sort_one_block) {
                                      {3, 4864}, {5, 8193}, {2, 16384}, {2, 16385}, {600, 256}};
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
-    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
-      nd_ref r = nd_ref_new((nd_dtype)dt, 2, grids[i]);
-      nd_ref_fill_pattern(&r, 3 * (int64_t)i);
-      shuffle_ref(&r, (uint64_t)(dt * 100 + 50 + (int)i));
-      plant_specials(&r);
-      nd_array *a = nd_ref_upload(&r);
-      char what[64];
-      snprintf(what, sizeof what, "%lld rows of %lld", (long long)grids[i][0], (long long)grids[i][1]);
-      check_sort(a, &r, 1, what);
-      nd_array_release(a);
-      nd_ref_free(&r);
-    }
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++)
+      check_shuffled_rows((nd_dtype)dt, grids[i], 3 * (int64_t)i, (uint64_t)(dt * 100 + 50 + (int)i), 0);
     const int64_t tall[2] = {1000, 7};
     nd_ref r = nd_ref_new((nd_dtype)dt, 2, tall);
     nd_ref_fill_pattern(&r, 4);
@@ -318,19 +325,9 @@ START_TEST(test_sort_short_rows) {
                                      {600, 65}, {700, 128}, {300, 129}, {1200, 256}, {1, 256}};
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
-    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
-      nd_ref r = nd_ref_new((nd_dtype)dt, 2, grids[i]);
-      nd_ref_fill_pattern(&r, 5 * (int64_t)i);
-      shuffle_ref(&r, (uint64_t)(dt * 100 + 7 + (int)i));
-      plant_specials(&r);
-      nd_array *a = nd_ref_upload(&r);
-      char what[64];
-      snprintf(what, sizeof what, "%lld rows of %lld", (long long)grids[i][0], (long long)grids[i][1]);
-      check_sort(a, &r, 1, what);
-      if (grids[i][0] <= 256) check_sort(a, &r, 0, what);
-      nd_array_release(a);
-      nd_ref_free(&r);
-    }
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++)
+      check_shuffled_rows((nd_dtype)dt, grids[i], 5 * (int64_t)i, (uint64_t)(dt * 100 + 7 + (int)i),
+                          grids[i][0] <= 256);
   }
   static const nd_dtype vdt[] = {ND_FLOAT32, ND_FLOAT64, ND_INT8, ND_UINT64, ND_FLOAT16, ND_BOOL};
   static const nd_ref_layout_kind kinds[] = {ND_REF_OFFSET, ND_REF_TRANSPOSED, ND_REF_NEGATIVE, ND_REF_BROADCAST};
