@@ -138,9 +138,9 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   char *dst_ptr = (char *)dst->buf->ptr + dst->offset;
   const int direct = nd__is_c(dst); /* results can land in dst as they come out of CUB */
   nd_array *hold = NULL;            /* a contiguous copy of src, when one is needed */
-  /* Rows that one block each sorts (sort/sort_block.cu): values on native keys, argsort on
-   * keys it twiddles as it loads them, both read straight from the input below. */
-  /* Shorter rows: a few threads of a warp each (sort/sort_short.cu), from the input too. */
+  /* Kernels that read the rows straight from the input below: rows of up to 128 keys, a few
+   * threads of a warp each (sort/sort_short.cu); longer ones one block each (sort/sort_block.cu),
+   * values on native keys, argsort on keys it twiddles as it loads them. */
   const int by_short = rows > 1 && nd_k_sort_short_fit((int)dt, n, rows);
   const int by_rows = !by_short && !want_idx && rows > 1 && nd_k_sort_rows_fit((int)dt, n, rows);
   const int by_arg = !by_short && want_idx && nd_k_sort_arg_fit((int)dt, n, rows);
@@ -206,8 +206,8 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
     return st;
   }
 
-  /* Twiddled keys. One pass when the rows are sorted one by one or the row number fits above
-   * the key bits. */
+  /* Twiddled keys (what the kernels above do not take). One pass for one row, or when the row
+   * number fits above the key bits. */
   const int rowbits = nd__bits_for(rows - 1);
   const int one_pass = rows == 1 || 8 * W + rowbits <= 64;
   const int composite = rows > 1 && one_pass;
