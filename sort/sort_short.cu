@@ -8,7 +8,8 @@
  * cub::DeviceSegmentedSort, tried first, partitions the rows by length and then copies the
  * group sizes to the host and synchronizes the stream (without relocatable device code), and
  * sorts rows past its sub-warp tiles (112 keys of 4 bytes; 64 with 8-byte values) one block per
- * row, 20 times slower at 10^4 rows of 128 (H100). 32 instances. */
+ * row: 10^4 float32 rows of 128 keys took it 901 us on an H100, these warp groups 24 us
+ * (bench/RESULTS.md, "Rows"). 32 instances. */
 #include <cub/warp/warp_merge_sort.cuh>
 
 #include "kernels/launch.cuh"
