@@ -1099,12 +1099,12 @@ cdef class ndarray:
     def nonzero(self):
         return nonzero(self)
 
-    def argsort(self, axis=-1, kind=None, order=None):
-        return argsort(self, axis=axis)
+    def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+        return argsort(self, axis=axis, kind=kind, order=order, stable=stable)
 
-    def sort(self, axis=-1, kind=None, order=None):
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """Sorts in place (a sorted copy written back)."""
-        r = sort(self, axis=axis)
+        r = sort(self, axis=axis, kind=kind, order=order, stable=stable)
         _check(nd_copyto(self._a, (<ndarray>r)._a, ND_CASTING_NO))
 
     def searchsorted(self, v, side="left", sorter=None):

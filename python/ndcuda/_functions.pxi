@@ -1346,10 +1346,36 @@ def corrcoef(x, y=None, rowvar=True, dtype=None):
 
 # ---- sorting, searching, counting, sets ---------------------------------------------------------
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    cdef nd_array *res
+def _sort_kind(kind, stable):
+    """NumPy's checks of sort's and argsort's kind and stable (every kind sorts stably here)."""
+    if kind is None:
+        return
+    if not isinstance(kind, str):
+        raise TypeError("sort kind must be str, not %s" % type(kind).__name__)
+    if kind[:1].lower() not in ("q", "h", "m", "s"):  # NumPy reads the first letter only
+        raise ValueError("sort kind must be one of 'quick', 'heap', or 'stable' (got %r)" % kind)
+    if stable is not None:
+        raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
+                         "Use only one of them.")
+
+
+def _select_kind(kind):
+    """NumPy's check of partition's and argpartition's kind."""
+    if not isinstance(kind, str):
+        raise TypeError("select kind must be str, not %s" % type(kind).__name__)
+    if kind != "introselect":
+        raise ValueError("select kind must be 'introselect' (got %r)" % kind)
+
+
+def _no_order(order):
     if order is not None:
         raise ValueError("order is not supported (ndcuda has no structured dtypes)")
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    cdef nd_array *res
+    _sort_kind(kind, stable)
+    _no_order(order)
     _check(nd_sort(_arr(a)._a, ND_AXIS_NONE if axis is None else axis, &res))
     r = _wrap(res)
     return flip(r, -1 if axis is None else axis) if descending else r
@@ -1357,6 +1383,8 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     cdef nd_array *res
+    _sort_kind(kind, stable)
+    _no_order(order)
     x = _arr(a)
     if descending:
         # Stable descending order: sort the reversed array and map the indices back.
@@ -1371,12 +1399,16 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
     cdef nd_array *res
+    _select_kind(kind)
+    _no_order(order)
     _check(nd_partition(_arr(a)._a, kth, ND_AXIS_NONE if axis is None else axis, &res))
     return _wrap(res)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     cdef nd_array *res
+    _select_kind(kind)
+    _no_order(order)
     _check(nd_argpartition(_arr(a)._a, kth, ND_AXIS_NONE if axis is None else axis, &res))
     return _wrap(res)
 

@@ -280,6 +280,35 @@ def test_argument_errors_come_before_device_use():
         ndcuda.empty(3, order="Z")
 
 
+def test_sort_kind_checked_as_numpy_before_device_use():
+    # NumPy reads the first letter of a sort kind and refuses the rest; partitions take only
+    # "introselect". The checks come before the input is looked at, so a list needs no device.
+    a = np.arange(3.0)
+    for fn in (ndcuda.sort, ndcuda.argsort):
+        for kind in ("bogus", "", 5, "z"):
+            with pytest.raises(type(_numpy_error(lambda: getattr(np, fn.__name__)(a, kind=kind)))) as info:
+                fn([3.0, 1.0], kind=kind)
+            assert str(info.value) == str(_numpy_error(lambda: getattr(np, fn.__name__)(a, kind=kind)))
+        with pytest.raises(ValueError, match="can't be provided at the same time"):
+            fn([3.0, 1.0], kind="stable", stable=True)
+        with pytest.raises(ValueError, match="order"):
+            fn([3.0, 1.0], order="x")
+    for fn in (ndcuda.partition, ndcuda.argpartition):
+        for kind in ("bogus", None):
+            want = _numpy_error(lambda: getattr(np, fn.__name__)(a, 1, kind=kind))
+            with pytest.raises(type(want)) as info:
+                fn([3.0, 1.0], 1, kind=kind)
+            assert str(info.value) == str(want)
+
+
+def _numpy_error(call):
+    try:
+        call()
+    except Exception as e:  # the exception NumPy raises, to compare with ndcuda's
+        return e
+    raise AssertionError("NumPy accepted the call")
+
+
 def test_broadcast_shapes_is_host_code():
     assert ndcuda.broadcast_shapes((3, 1), (1, 4)) == (3, 4)
     assert ndcuda.broadcast_shapes((5,), ()) == (5,)
