@@ -309,7 +309,9 @@ bool take_pairs_of(int kbytes, const block_args &a, nd_status *st) {
   }
 }
 
-bool take_arg_of(int dtype, const block_args &a, nd_status *st) {
+bool take_arg_of(int dtype, block_args &a, nd_status *st) {
+  if (nd_dtype_kind((nd_dtype)dtype) == 'c') return false; /* complex order is not a radix order */
+  a.dtype = dtype;
   switch (nd_dtype_itemsize((nd_dtype)dtype)) {
     case 1: return take_arg<uint8_t>(a, st);
     case 2: return take_arg<uint16_t>(a, st);
@@ -331,8 +333,17 @@ bool rows_ok(int64_t n, int64_t rows) {
   return rows > 1 && n > rows_min_keys && rows <= INT32_MAX;
 }
 
-/* Argsort takes one row of any length a tile holds, several rows as the keys' sort does. */
-bool arg_ok(int64_t n, int64_t rows) { return rows == 1 ? n >= 1 : rows_ok(n, rows); }
+/* Whether a.rows rows of a.n keys of dtype go to one block each, values (take_rows) or argsort
+ * (take_arg_rows, which also takes one row of any length a tile holds); launched when a.launch.
+ * The fit queries and the launchers below ask the same. */
+bool take_rows(int dtype, block_args &a, nd_status *st) {
+  return rows_ok(a.n, a.rows) && props_optin(&a.smem_optin) && take_keys_of(dtype, a, st);
+}
+
+bool take_arg_rows(int dtype, block_args &a, nd_status *st) {
+  const bool ok = a.rows == 1 ? a.n >= 1 : rows_ok(a.n, a.rows);
+  return ok && props_optin(&a.smem_optin) && take_arg_of(dtype, a, st);
+}
 
 }  // namespace
 
@@ -358,7 +369,7 @@ extern "C" int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, co
 extern "C" int nd_k_sort_rows_fit(int dtype, int64_t n, int64_t rows) {
   block_args a = args_of(NULL, NULL, NULL, NULL, n, rows, false, NULL);
   nd_status st = ND_OK;
-  return rows_ok(n, rows) && props_optin(&a.smem_optin) && take_keys_of(dtype, a, &st);
+  return take_rows(dtype, a, &st);
 }
 
 extern "C" nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, int64_t n, int64_t rows,
@@ -366,7 +377,7 @@ extern "C" nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, i
   block_args a = args_of(in, out, NULL, NULL, n, rows, true, stream);
   a.nan_last = nan_last;
   nd_status st = ND_OK;
-  if (!rows_ok(n, rows) || !props_optin(&a.smem_optin) || !take_keys_of(dtype, a, &st))
+  if (!take_rows(dtype, a, &st))
     return nd__error(ND_ERR_INTERNAL, "nd_k_sort_rows_keys: %lld rows of %lld keys of dtype %d do not fit",
                      (long long)rows, (long long)n, dtype);
   return st;
@@ -375,16 +386,13 @@ extern "C" nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, i
 extern "C" int nd_k_sort_arg_fit(int dtype, int64_t n, int64_t rows) {
   block_args a = args_of(NULL, NULL, NULL, NULL, n, rows, false, NULL);
   nd_status st = ND_OK;
-  return nd_dtype_kind((nd_dtype)dtype) != 'c' && arg_ok(n, rows) && props_optin(&a.smem_optin) &&
-         take_arg_of(dtype, a, &st);
+  return take_arg_rows(dtype, a, &st);
 }
 
 extern "C" nd_status nd_k_sort_arg(int dtype, const void *in, int64_t *out, int64_t n, int64_t rows, void *stream) {
   block_args a = args_of(in, NULL, NULL, out, n, rows, true, stream);
-  a.dtype = dtype;
   nd_status st = ND_OK;
-  if (nd_dtype_kind((nd_dtype)dtype) == 'c' || !arg_ok(n, rows) || !props_optin(&a.smem_optin) ||
-      !take_arg_of(dtype, a, &st))
+  if (!take_arg_rows(dtype, a, &st))
     return nd__error(ND_ERR_INTERNAL, "nd_k_sort_arg: %lld rows of %lld keys of dtype %d do not fit",
                      (long long)rows, (long long)n, dtype);
   return st;
