@@ -139,8 +139,9 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   const int direct = nd__is_c(dst); /* results can land in dst as they come out of CUB */
   nd_array *hold = NULL;            /* a contiguous copy of src, when one is needed */
   /* Kernels that read the rows straight from the input below: rows of up to 128 keys, a few
-   * threads of a warp each (sort/sort_short.cu); longer ones one block each (sort/sort_block.cu),
-   * values on native keys, argsort on keys it twiddles as it loads them. */
+   * threads of a warp each (sort/sort_short.cu, asked first: its bound is the only one between
+   * the two); longer ones one block each (sort/sort_block.cu), values on native keys, argsort on
+   * keys it twiddles as it loads them. */
   const int by_short = rows > 1 && nd_k_sort_short_fit((int)dt, n, rows);
   const int by_rows = !by_short && !want_idx && rows > 1 && nd_k_sort_rows_fit((int)dt, n, rows);
   const int by_arg = !by_short && want_idx && nd_k_sort_arg_fit((int)dt, n, rows);

@@ -50,7 +50,8 @@ int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t
                           nd_status *st);
 
 /* rows > 1 rows of n keys each, n apart, each sorted on its own by one block of the one-block
- * sort (no temporary storage): nd_k_sort_rows_fit says whether it takes rows of dtype's keys;
+ * sort (no temporary storage): nd_k_sort_rows_fit says whether it takes rows of dtype's keys
+ * (a tile holds them; the caller asks after nd_k_sort_short_fit, which takes short rows first);
  * nd_k_sort_rows_keys fails with ND_ERR_INTERNAL where it does not, and orders and moves NaNs
  * as nd_k_sort_keys does. */
 int nd_k_sort_rows_fit(int dtype, int64_t n, int64_t rows);
@@ -60,8 +61,8 @@ nd_status nd_k_sort_rows_keys(int dtype, const void *in, void *out, int64_t n, i
 /* Argsort in one launch: rows rows of n keys of a real dtype (contiguous, n apart), each sorted
  * by one block in NumPy's order (stable; NaNs last) with its positions in the row written to
  * out as int64: no preparation kernel and no temporaries. nd_k_sort_arg_fit says whether it
- * takes them (one row of up to 16384 keys, 8192 of 8 bytes; several rows of more than 128 keys
- * up to the same); nd_k_sort_arg fails with ND_ERR_INTERNAL where it does not. */
+ * takes them (rows of up to 16384 keys, 8192 of 8 bytes; the caller sends several short rows to
+ * nd_k_sort_short first); nd_k_sort_arg fails with ND_ERR_INTERNAL where it does not. */
 int nd_k_sort_arg_fit(int dtype, int64_t n, int64_t rows);
 nd_status nd_k_sort_arg(int dtype, const void *in, int64_t *out, int64_t n, int64_t rows, void *stream);
 

@@ -267,10 +267,6 @@ bool take_pairs(const block_args &a, nd_status *st) {
  * sort, which is faster there (14-15 us against 16-17 for float64; 9 against 12 for pairs). */
 constexpr int64_t cub_wide_single_tile = 2048;
 
-/* Several rows: a block for each row of more keys than this; shorter rows go to a few threads of
- * a warp each (sort_short.cu). */
-constexpr int64_t rows_min_keys = 128;
-
 bool props_optin(size_t *optin) {
   const nd__device_props *p = nd__device_props_current();
   if (p == NULL) return false;
@@ -328,21 +324,20 @@ block_args args_of(const void *kin, void *kout, const int64_t *vin, int64_t *vou
   return a;
 }
 
-/* Several rows go to the one-block sort only when a tile holds a row and the grid the rows. */
-bool rows_ok(int64_t n, int64_t rows) {
-  return rows > 1 && n > rows_min_keys && rows <= INT32_MAX;
-}
+/* Rows go to the one-block sort only when a tile holds a row (take) and the grid the rows. Short
+ * rows would fit too, but the caller sends the rows that sort_short.cu takes there first (sort.c):
+ * the one length bound between the two is sort_short.cu's. */
+bool grid_ok(int64_t n, int64_t rows) { return n >= 1 && rows >= 1 && rows <= INT32_MAX; }
 
-/* Whether a.rows rows of a.n keys of dtype go to one block each, values (take_rows) or argsort
- * (take_arg_rows, which also takes one row of any length a tile holds); launched when a.launch.
- * The fit queries and the launchers below ask the same. */
+/* Whether a.rows rows of a.n keys of dtype go to one block each, values of several rows
+ * (take_rows) or argsort of one row or several (take_arg_rows); launched when a.launch. The fit
+ * queries and the launchers below ask the same. */
 bool take_rows(int dtype, block_args &a, nd_status *st) {
-  return rows_ok(a.n, a.rows) && props_optin(&a.smem_optin) && take_keys_of(dtype, a, st);
+  return a.rows > 1 && grid_ok(a.n, a.rows) && props_optin(&a.smem_optin) && take_keys_of(dtype, a, st);
 }
 
 bool take_arg_rows(int dtype, block_args &a, nd_status *st) {
-  const bool ok = a.rows == 1 ? a.n >= 1 : rows_ok(a.n, a.rows);
-  return ok && props_optin(&a.smem_optin) && take_arg_of(dtype, a, st);
+  return grid_ok(a.n, a.rows) && props_optin(&a.smem_optin) && take_arg_of(dtype, a, st);
 }
 
 }  // namespace

@@ -80,8 +80,8 @@ nd_status launch_fit(const void *in, void *out, int64_t n, int64_t rows, int dt,
   return launch<K, 32>(in, out, n, rows, dt, arg, st);
 }
 
-/* The longest rows sorted here; longer ones go to the one-block sort (sort_block.cu, which takes
- * rows of more than this many keys) or to one composite-key sort of the whole array. */
+/* The longest rows sorted here; longer ones go to the one-block sort (sort_block.cu, which sort.c
+ * asks only for rows this does not take) or to one composite-key sort of the whole array. */
 constexpr int64_t short_max_keys = 32 * items;
 
 }  // namespace
