@@ -2,9 +2,11 @@
 """The size sweep of `nd_bench --sweep` (bench/bench_sweep.c) in CuPy and PyTorch.
 
     python3 bench/sweep.py [--out FILE] [--quick] [--reps N] [--warmup N] [--tools cupy,torch]
+                           [--ops OP[,OP...]]
 
-The same operations, names and sizes as bench_sweep.c (add, sum and sort of float32 vectors;
-batched 8 x 8 and 32 x 32 float32 inverses; square float32 matmul), each timed as the peer
+The same operations, names and sizes as bench_sweep.c (add, sum, sort and argsort of float32
+vectors; sort and argsort of float32 rows; batched 8 x 8 and 32 x 32 float32 inverses; square
+float32 matmul), each timed as the peer
 benchmarks time their device cases (CUDA events on one non-blocking stream, warm-up first,
 bench/peer_harness.py), with the number of timed runs adapted to the size as in the C sweep:
 one timed call estimates it, then as many runs as fit in about 0.1 s, at least 3 and at most
