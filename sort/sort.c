@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "src/api_scope.h"
+#include "src/device.h"
 #include "reduce/scan.h"
 #include "sort/sort.h"
 #include "reduce/reduce_internal.h"
@@ -118,6 +119,16 @@ static nd_status nd__sort_last_complex(const char *fn, const nd_array *src, nd_a
   nd__temps_release(&t);
   nd_array_release(hold);
   return st;
+}
+
+/* Keys from which argsort's positions travel through CUB's passes as uint32 rather than int64
+ * where the int64 ones could land in dst straight from the sort: the uint32 passes move about
+ * 24 bytes a key fewer but end in a widening launch, which pays from about two keys for each
+ * thread the device holds resident (H100: 0.95 of the int64 path at 2^19 keys, 1.02 at 2^20,
+ * 1.11 at 2^24). Where dst takes an emitting launch anyway, uint32 wins at every size. */
+static int64_t nd__idx32_min_keys(void) {
+  const nd__device_props *p = nd__device_props_current();
+  return p ? 2 * (int64_t)p->sm_count * p->max_threads_per_sm : INT64_MAX;
 }
 
 /* Sorts src (sorted axis last, any strides) row by row into dst (same logical shape; src's
@@ -229,16 +240,24 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
     nd__array_loop(hold->ndim, hold->shape, 1, ha, &sl, &sop);
   }
   void *k0 = NULL, *k1 = NULL, *v0 = NULL, *v1 = NULL, *temp = NULL;
-  const int vbytes = want_idx || !one_pass ? 8 : W;
-  const int land = one_pass && direct; /* CUB's value output is dst itself */
+  /* argsort's positions in the row ride through the passes as uint32 (4 bytes a pair fewer
+   * each pass than int64) and are widened as they are written out. */
+  const int idx32 = want_idx && one_pass && n - 1 <= (int64_t)UINT32_MAX &&
+                    (!direct || total >= nd__idx32_min_keys());
+  const int vbytes = idx32 ? 4 : want_idx || !one_pass ? 8 : W;
+  const int land = one_pass && direct && !idx32; /* CUB's value output is dst itself */
   st = nd__temp(&t, total * kbytes, &k0);
   if (st == ND_OK) st = nd__temp(&t, total * kbytes, &k1);
   if (st == ND_OK) st = nd__temp(&t, total * vbytes, &v0);
   if (st == ND_OK && !land) st = nd__temp(&t, total * vbytes, &v1);
   const int end_bit = one_pass ? 8 * W + (composite ? rowbits : 0) : 64;
   size_t bytes = 0, bytes2 = 0;
+  void *const kb[2] = {k0, k1};
+  uint32_t *const vb[2] = {(uint32_t *)v0, (uint32_t *)v1};
+  int which = 0; /* the double buffers' half that holds idx32's result */
   if (st == ND_OK) {
-    if (want_idx || !one_pass) st = nd_k_sort_pairs_idx(kbytes, NULL, NULL, NULL, NULL, total, end_bit, NULL, &bytes, s->cu);
+    if (idx32) st = nd_k_sort_pairs_idx32(kbytes, kb, vb, total, end_bit, NULL, &bytes, &which, s->cu);
+    else if (want_idx || !one_pass) st = nd_k_sort_pairs_idx(kbytes, NULL, NULL, NULL, NULL, total, end_bit, NULL, &bytes, s->cu);
     else st = nd_k_sort_pairs_val(W, NULL, NULL, NULL, NULL, total, end_bit, NULL, &bytes, s->cu);
   }
   if (st == ND_OK && !one_pass) {
@@ -254,8 +273,14 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
     return st;
   }
   void *vout = land ? (void *)dst_ptr : v1;
-  if (one_pass) {
-    st = nd_k_sort_prep(&sl, &sop, n, composite, k0, kbytes, want_idx ? (int64_t *)v0 : NULL, 1,
+  if (idx32) {
+    st = nd_k_sort_prep(&sl, &sop, n, composite, k0, kbytes, v0, 4, 1, NULL, s->cu);
+    if (st == ND_OK)
+      st = nd_k_sort_pairs_idx32(kbytes, kb, vb, total, end_bit, temp, &bytes, &which, s->cu);
+    if (st == ND_OK)
+      st = nd_k_sort_emit(ND_KS_EMIT_IDX32, &dl, &dop, vb[which], 4, NULL, n, NULL, NULL, s->cu);
+  } else if (one_pass) {
+    st = nd_k_sort_prep(&sl, &sop, n, composite, k0, kbytes, want_idx ? v0 : NULL, 8, 1,
                         want_idx ? NULL : v0, s->cu);
     if (st == ND_OK) {
       if (want_idx)
@@ -270,7 +295,7 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
   } else {
     /* By value over everything, then by row; the second sort is stable, so each row keeps
      * the order of the first. */
-    st = nd_k_sort_prep(&sl, &sop, n, 0, k0, 8, (int64_t *)v0, 0, NULL, s->cu);
+    st = nd_k_sort_prep(&sl, &sop, n, 0, k0, 8, v0, 8, 0, NULL, s->cu);
     if (st == ND_OK)
       st = nd_k_sort_pairs_idx(8, k0, k1, (const int64_t *)v0, (int64_t *)v1, total, 64, temp,
                                &bytes, s->cu);
@@ -426,7 +451,7 @@ nd_status nd_unique(const nd_array *a, nd_array **values, nd_array **index, nd_a
         if (st == ND_OK) st = nd_k_sort_complex_pairs(dt, k0, (int64_t *)i0, N, temp, &bytes, s->cu);
         if (st == ND_OK) st = nd_k_unique_flags_complex(dt, k0, N, fp, s->cu);
       } else {
-        st = nd_k_sort_prep(&sl, &sop, N, 0, k0, W, (int64_t *)i0, 0, NULL, s->cu);
+        st = nd_k_sort_prep(&sl, &sop, N, 0, k0, W, i0, 8, 0, NULL, s->cu);
         if (st == ND_OK)
           st = nd_k_sort_pairs_idx(W, k0, k1, (const int64_t *)i0, (int64_t *)perm, N, 8 * W,
                                    temp, &bytes, s->cu);

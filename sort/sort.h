@@ -40,6 +40,15 @@ nd_status nd_k_sort_pairs_idx(int kbytes, const void *kin, void *kout, const int
                               int64_t *vout, int64_t n, int end_bit, void *temp,
                               size_t *temp_bytes, void *stream);
 
+/* Unsigned keys of kbytes (1, 2, 4, 8) bytes with uint32 values (argsort's positions in rows
+ * shorter than 2^32), by key bits [0, end_bit), between two buffers each (cub::DoubleBuffer, no
+ * copy of the data in the temporary storage): keys[0] and vals[0] hold the input, keys[1] and
+ * vals[1] the same room, and *which (0 or 1, set on the host when the passes are enqueued) says
+ * which of each pair holds the result; the other holds scratch. */
+nd_status nd_k_sort_pairs_idx32(int kbytes, void *const keys[2], uint32_t *const vals[2], int64_t n,
+                                int end_bit, void *temp, size_t *temp_bytes, int *which,
+                                void *stream);
+
 /* One-block sorts (sort_block.cu), which the two sorts above take for rows that fit one
  * block's tile on this device (up to 16384 keys) and where they beat CUB's device sort: true
  * when they take the row, launched when `launch` (its status in *st), else only answered. */
@@ -115,11 +124,11 @@ nd_status nd_k_sort_nanfix(int dtype, void *keys, void *scratch, int64_t n, void
 
 /* For element i (C order over loop, which covers rows of n elements, the sorted axis last):
  * keys[i] = twiddled value (kbytes wide), with (i / n) << (8 * width of dtype) added when
- * composite (then kbytes is 8); idx[i] (if idx) = i % n when idx_in_row, else i; vals[i]
- * (if vals) = the element's raw bits. */
+ * composite (then kbytes is 8); idx[i] (if idx; idx_bytes 4 or 8 wide) = i % n when
+ * idx_in_row, else i; vals[i] (if vals) = the element's raw bits. */
 nd_status nd_k_sort_prep(const nd_kloop *loop, const nd_koperand *src, int64_t n, int composite,
-                         void *keys, int kbytes, int64_t *idx, int idx_in_row, void *vals,
-                         void *stream);
+                         void *keys, int kbytes, void *idx, int idx_bytes, int idx_in_row,
+                         void *vals, void *stream);
 
 /* keys[i] = idx[i] / n (row of a flat index), for the second pass of a two-pass row sort. */
 nd_status nd_k_sort_row_keys(const int64_t *idx, uint64_t *keys, int64_t total, int64_t n,
@@ -128,7 +137,8 @@ nd_status nd_k_sort_row_keys(const int64_t *idx, uint64_t *keys, int64_t total, 
 enum nd_ksort_emit {
   ND_KS_EMIT_BITS = 0,    /* dst[i] = element i of `bits` (vbytes wide) */
   ND_KS_EMIT_IDX_MOD = 1, /* dst[i] = idx[i] % n (int64) */
-  ND_KS_EMIT_GATHER = 2   /* dst[i] = src[idx[i]], src addressed by its loop */
+  ND_KS_EMIT_GATHER = 2,  /* dst[i] = src[idx[i]], src addressed by its loop */
+  ND_KS_EMIT_IDX32 = 3    /* dst[i] = element i of `bits` as uint32, widened to int64 */
 };
 /* Writes the sorted result through dst's loop (any strides; same logical C order as the
  * sorted buffer). */

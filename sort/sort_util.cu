@@ -132,7 +132,7 @@ __global__ void k_nanfix_copy(int dt, char *keys, const char *scratch, int64_t n
 }
 
 __global__ void k_prep(nd_kloop L, nd_koperand s, int64_t n, int composite, void *keys, int kbytes,
-                       int64_t *idx, int idx_in_row, char *vals, int w) {
+                       void *idx, int idx_bytes, int idx_in_row, char *vals, int w) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < L.count;
        i += (int64_t)gridDim.x * blockDim.x) {
     const char *p = s.data + nd_k_offset1(i, L, s.strides);
@@ -140,7 +140,7 @@ __global__ void k_prep(nd_kloop L, nd_koperand s, int64_t n, int composite, void
     uint64_t k = nd_twiddle(s.dtype, p);
     if (composite) k |= (uint64_t)row << (8 * w);
     put_uint(keys, i, kbytes, k);
-    if (idx) idx[i] = idx_in_row ? j : i;
+    if (idx) put_uint(idx, i, idx_bytes, (uint64_t)(idx_in_row ? j : i));
     if (vals) put_bytes(vals + i * w, p, w);
   }
 }
@@ -158,6 +158,7 @@ __global__ void k_emit(int mode, nd_kloop Ld, nd_koperand d, const char *bits, i
     char *o = d.data + nd_k_offset1(i, Ld, d.strides);
     if (mode == ND_KS_EMIT_BITS) put_bytes(o, bits + i * vbytes, vbytes);
     else if (mode == ND_KS_EMIT_IDX_MOD) *(int64_t *)o = idx[i] % n;
+    else if (mode == ND_KS_EMIT_IDX32) *(int64_t *)o = ((const uint32_t *)bits)[i];
     else put_bytes(o, s.data + nd_k_offset1(idx[i], Ls, s.strides), isz);
   }
 }
@@ -219,10 +220,10 @@ extern "C" nd_status nd_k_sort_nanfix(int dtype, void *keys, void *scratch, int6
 }
 
 extern "C" nd_status nd_k_sort_prep(const nd_kloop *L, const nd_koperand *src, int64_t n, int composite,
-                                    void *keys, int kbytes, int64_t *idx, int idx_in_row, void *vals,
-                                    void *stream) {
+                                    void *keys, int kbytes, void *idx, int idx_bytes, int idx_in_row,
+                                    void *vals, void *stream) {
   if (L->count == 0) return ND_OK;
-  nd_k_launch<k_prep>(blocks_for(L->count), ND_K_THREADS, 0, (cudaStream_t)stream, *L, *src, n, composite, keys, kbytes, idx, idx_in_row, (char *)vals, nd_isz[src->dtype]);
+  nd_k_launch<k_prep>(blocks_for(L->count), ND_K_THREADS, 0, (cudaStream_t)stream, *L, *src, n, composite, keys, kbytes, idx, idx_bytes, idx_in_row, (char *)vals, nd_isz[src->dtype]);
   return ND_K_LAUNCHED();
 }
 

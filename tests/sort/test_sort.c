@@ -272,6 +272,22 @@ START_TEST(test_sort_one_block) {
       check_sort(l.array, &l.ref, 0, l.name);
       nd_ref_layout_free(&l);
     }
+  /* Past the one-launch argsort (16384 keys), CUB's pair sort of twiddled keys, from strided
+   * views: flattened (one row) and along rows of 20001 (composite row and key), whose positions
+   * land in the result straight from the sort as int64 (the long rows of test_sort_paths take
+   * uint32 positions, widened as they are written out), and along columns of 20001, whose
+   * result is written through strides, so uint32 positions whatever the length. */
+  for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+      nd_ref_layout l;
+      nd_ref_layout_make(kinds[k], vdt[i], 3, 20001, 9 + (int64_t)i, &l);
+      check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
+      check_sort(l.array, &l.ref, 1, l.name);
+      nd_ref_layout_free(&l);
+      nd_ref_layout_make(kinds[k], vdt[i], 20001, 3, 19 + (int64_t)i, &l);
+      check_sort(l.array, &l.ref, 0, l.name);
+      nd_ref_layout_free(&l);
+    }
 }
 END_TEST
 
