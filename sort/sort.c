@@ -16,7 +16,8 @@
  * - what those kernels do not take (a row of argsort, or several rows, past their largest
  *   tiles), indices or values of 1-, 2- and 4-byte dtypes: one radix sort of pairs (the
  *   one-block sort or CUB's SortPairs, sort/sort_pairs.cu) over twiddled keys, with the row
- *   number in the high bits for several rows;
+ *   number in the high bits for several rows; positions ride along as uint32 where that pays
+ *   (nd__idx32_min_keys) and are widened to int64 as they are written out;
  *   values ride along as raw bits, so -0.0 and NaN payloads come out exactly as they went in;
  * - 8-byte dtypes in several rows: a stable sort of the whole array by value, then a stable
  *   sort by row of the resulting permutation, then a gather.
