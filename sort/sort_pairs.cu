@@ -30,16 +30,20 @@ cudaError_t pairs32(void *const keys[2], uint32_t *const vals[2], int64_t n, int
   return e;
 }
 
+/* No keys: nothing is enqueued and no temporary storage is needed. */
+bool no_keys(int64_t n, const void *temp, size_t *temp_bytes) {
+  if (n != 0) return false;
+  if (temp == NULL) *temp_bytes = 0;
+  return true;
+}
+
 }  // namespace
 
 extern "C" nd_status nd_k_sort_pairs_idx(int kbytes, const void *kin, void *kout, const int64_t *vin,
                                          int64_t *vout, int64_t n, int end_bit, void *temp,
                                          size_t *temp_bytes, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
-  if (n == 0) {
-    if (temp == NULL) *temp_bytes = 0;
-    return ND_OK;
-  }
+  if (no_keys(n, temp, temp_bytes)) return ND_OK;
   if (end_bit < 1) end_bit = 1;
   nd_status bst = ND_OK;
   if (nd_k_sort_block_pairs(kbytes, kin, kout, vin, vout, n, end_bit, temp != NULL, stream, &bst)) {
@@ -61,10 +65,7 @@ extern "C" nd_status nd_k_sort_pairs_val(int vbytes, const uint64_t *kin, uint64
                                          void *vout, int64_t n, int end_bit, void *temp,
                                          size_t *temp_bytes, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
-  if (n == 0) {
-    if (temp == NULL) *temp_bytes = 0;
-    return ND_OK;
-  }
+  if (no_keys(n, temp, temp_bytes)) return ND_OK;
   if (end_bit < 1) end_bit = 1;
   cudaError_t e;
   switch (vbytes) {
@@ -81,10 +82,7 @@ extern "C" nd_status nd_k_sort_pairs_idx32(int kbytes, void *const keys[2], uint
                                            int *which, void *stream) {
   cudaStream_t st = (cudaStream_t)stream;
   *which = 0;
-  if (n == 0) {
-    if (temp == NULL) *temp_bytes = 0;
-    return ND_OK;
-  }
+  if (no_keys(n, temp, temp_bytes)) return ND_OK;
   if (end_bit < 1) end_bit = 1;
   cudaError_t e;
   switch (kbytes) {
