@@ -291,12 +291,38 @@ START_TEST(test_sort_one_block) {
 }
 END_TEST
 
+START_TEST(test_sort_grid) {
+  /* One row that one cooperative launch sorts (sort/sort_grid.cu): past the one-block sort's
+   * tiles (16384 keys; 8192 of 8 bytes) up to 2^18 keys, every real dtype (one 8-bit pass for
+   * 1-byte keys, eight for 8-byte ones), shuffled, specials planted: each side of the grid's
+   * tiles of 4096 keys and of its largest grid (2^18 keys; one more goes to CUB's sort), sort,
+   * argsort, partition and argpartition against the host's stable sort. */
+  static const int64_t lens[] = {8193, 16385, 20000, 65543, 131071, 262144, 262145};
+  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
+    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+      nd_ref r = nd_ref_new((nd_dtype)dt, 1, &lens[i]);
+      nd_ref_fill_pattern(&r, 13 * (int64_t)i + 1);
+      shuffle_ref(&r, (uint64_t)(dt * 100 + 70 + (int)i));
+      plant_specials(&r);
+      nd_array *a = nd_ref_upload(&r);
+      char what[64];
+      snprintf(what, sizeof what, "grid, %lld keys", (long long)lens[i]);
+      check_sort(a, &r, 0, what);
+      nd_array_release(a);
+      nd_ref_free(&r);
+    }
+  }
+}
+END_TEST
+
 START_TEST(test_argsort_nan_payloads) {
   /* NumPy's argsort orders every NaN alike, last, in input order, whatever its sign and payload;
    * the one-launch argsort twiddles them all to one key, the native order would not. One row,
-   * several rows (one block each) and rows of 40 (a few threads each). */
+   * several rows (one block each), rows of 40 (a few threads each), one row of the grid sort
+   * and one past it (CUB's pair sort). */
   static const nd_dtype fdt[] = {ND_FLOAT16, ND_FLOAT32, ND_FLOAT64};
-  static const int64_t shapes[][2] = {{1, 300}, {1, 3000}, {30, 300}, {500, 40}};
+  static const int64_t shapes[][2] = {{1, 300}, {1, 3000}, {30, 300}, {500, 40}, {1, 30000}, {1, 300000}};
   for (size_t d = 0; d < sizeof fdt / sizeof fdt[0]; d++)
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
       nd_ref r = nd_ref_new(fdt[d], 2, shapes[i]);
@@ -1026,6 +1052,7 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_sort_layouts);
   tcase_add_test(t, test_sort_paths);
   tcase_add_test(t, test_sort_one_block);
+  tcase_add_test(t, test_sort_grid);
   tcase_add_test(t, test_sort_short_rows);
   tcase_add_test(t, test_argsort_nan_payloads);
   tcase_add_test(t, test_sort_errors);
