@@ -43,6 +43,9 @@ constexpr int grid_items = 8;
 constexpr int grid_tile = grid_threads * grid_items;
 constexpr int grid_max_blocks = 64;
 constexpr int64_t grid_max_keys = (int64_t)grid_max_blocks * grid_tile;
+/* Shorter rows stay where they went: the one-block sort's tiles, and CUB's single tile for up
+ * to 2048 keys of 8 bytes, which the one-block sort leaves to it. */
+constexpr int64_t grid_min_keys = 8193;
 constexpr int radix_bits = 8, digits = 1 << radix_bits;
 
 template <class K>
@@ -343,7 +346,7 @@ bool cooperative(void) {
 extern "C" int nd_k_sort_grid(int dtype, const void *in, void *out, int64_t n, int want_idx, void *temp,
                               size_t *temp_bytes, void *stream, nd_status *st) {
   *st = ND_OK;
-  if (n <= 0 || n > grid_max_keys || nd_dtype_kind((nd_dtype)dtype) == 'c') return 0;
+  if (n < grid_min_keys || n > grid_max_keys || nd_dtype_kind((nd_dtype)dtype) == 'c') return 0;
   /* A cooperative launch in a captured stream is left to CUB's sort, which captures plainly. */
   if (nd__stream_capturing(stream) || !cooperative()) return 0;
   return want_idx ? take_width<true>(dtype, in, out, n, temp, temp_bytes, stream, st)
