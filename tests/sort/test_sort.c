@@ -259,35 +259,26 @@ START_TEST(test_sort_one_block) {
     nd_array_release(a);
     nd_ref_free(&r);
   }
-  /* Views: flattened (a strided input is copied first), along rows (one block per row of 2500)
-   * and along columns (rows of 3: a few threads each). */
+  /* Views: flattened (a strided input is copied first), along rows and along columns. (3, 2500):
+   * one block per row of 2500, a few threads per column of 3. (3, 20001), (20001, 3): flattened,
+   * one row of 60003 (the grid sort); rows of 20001, past the one-launch argsort (16384 keys),
+   * through CUB's pair sort of twiddled keys (composite row and key), whose positions land in
+   * the result straight from the sort as int64 along rows (the long rows of test_sort_paths take
+   * uint32 positions, widened as they are written out) and as uint32 positions along columns,
+   * whose result is written through strides. */
   static const nd_dtype vdt[] = {ND_FLOAT32, ND_FLOAT64, ND_INT16, ND_INT64, ND_UINT8};
   static const nd_ref_layout_kind kinds[] = {ND_REF_OFFSET, ND_REF_TRANSPOSED, ND_REF_NEGATIVE};
-  for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-      nd_ref_layout l;
-      nd_ref_layout_make(kinds[k], vdt[i], 3, 2500, 5 + (int64_t)i, &l);
-      check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
-      check_sort(l.array, &l.ref, 1, l.name);
-      check_sort(l.array, &l.ref, 0, l.name);
-      nd_ref_layout_free(&l);
-    }
-  /* Past the one-launch argsort (16384 keys), CUB's pair sort of twiddled keys, from strided
-   * views: flattened (one row) and along rows of 20001 (composite row and key), whose positions
-   * land in the result straight from the sort as int64 (the long rows of test_sort_paths take
-   * uint32 positions, widened as they are written out), and along columns of 20001, whose
-   * result is written through strides, so uint32 positions whatever the length. */
-  for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-      nd_ref_layout l;
-      nd_ref_layout_make(kinds[k], vdt[i], 3, 20001, 9 + (int64_t)i, &l);
-      check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
-      check_sort(l.array, &l.ref, 1, l.name);
-      nd_ref_layout_free(&l);
-      nd_ref_layout_make(kinds[k], vdt[i], 20001, 3, 19 + (int64_t)i, &l);
-      check_sort(l.array, &l.ref, 0, l.name);
-      nd_ref_layout_free(&l);
-    }
+  static const int64_t vshapes[][2] = {{3, 2500}, {3, 20001}, {20001, 3}};
+  for (size_t v = 0; v < sizeof vshapes / sizeof vshapes[0]; v++)
+    for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
+      for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        nd_ref_layout l;
+        nd_ref_layout_make(kinds[k], vdt[i], vshapes[v][0], vshapes[v][1], 5 + 4 * (int64_t)v + (int64_t)i, &l);
+        check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
+        check_sort(l.array, &l.ref, 1, l.name);
+        check_sort(l.array, &l.ref, 0, l.name);
+        nd_ref_layout_free(&l);
+      }
 }
 END_TEST
 
