@@ -1,5 +1,5 @@
-/* One row sorted by one cooperative launch: for rows past the one-block sort's tiles (sort_block.cu)
- * and up to grid_max_keys, where cub::DeviceRadixSort runs a histogram kernel, a scan kernel and a
+/* One row sorted by one cooperative launch: for rows from grid_min_keys (where the one-block
+ * sort of sort_block.cu falls behind) up to grid_max_keys, where cub::DeviceRadixSort runs a histogram kernel, a scan kernel and a
  * memset and a onesweep kernel per 8-bit digit, whose launches and look-back chains, not the
  * bytes, set its time (about 55-65 us from 2^15 to 2^18 float32 keys on the H100 and the H200,
  * ndcuda, CuPy and PyTorch alike; bench/RESULTS.md).
@@ -41,11 +41,16 @@ namespace cg = cooperative_groups;
 constexpr int grid_threads = 512;
 constexpr int grid_items = 8;
 constexpr int grid_tile = grid_threads * grid_items;
-constexpr int grid_max_blocks = 64;
+/* 2^19 keys, where it was still 1.5 times as fast as CUB's sort (bench/RESULTS.md); a longer
+ * row would need more blocks than 132 multiprocessors hold (one block of 512 threads of 94-127
+ * registers each), and on a device that holds fewer the grid refuses what it cannot keep resident. */
+constexpr int grid_max_blocks = 128;
 constexpr int64_t grid_max_keys = (int64_t)grid_max_blocks * grid_tile;
-/* Shorter rows stay where they went: the one-block sort's tiles, and CUB's single tile for up
- * to 2048 keys of 8 bytes, which the one-block sort leaves to it. */
-constexpr int64_t grid_min_keys = 8193;
+/* The grid is asked before the one-block sort (sort_block.cu), from the length where it is the
+ * faster of the two (bench/RESULTS.md): past 8192 keys of 8 bytes (the one-block sort's last
+ * tile), past 12288 of 4 bytes (its 512 x 32 tile loses there: 42 against 35 us for float32
+ * values, 59 against 39 for argsort), past 16384 keys of 1 or 2 bytes (its last tile). */
+constexpr int64_t grid_min_keys(size_t width) { return width == 8 ? 8193 : width == 4 ? 12289 : 16385; }
 constexpr int radix_bits = 8, digits = 1 << radix_bits;
 
 template <class K>
@@ -346,7 +351,9 @@ bool cooperative(void) {
 extern "C" int nd_k_sort_grid(int dtype, const void *in, void *out, int64_t n, int want_idx, void *temp,
                               size_t *temp_bytes, void *stream, nd_status *st) {
   *st = ND_OK;
-  if (n < grid_min_keys || n > grid_max_keys || nd_dtype_kind((nd_dtype)dtype) == 'c') return 0;
+  if (nd_dtype_kind((nd_dtype)dtype) == 'c' || n < grid_min_keys(nd_dtype_itemsize((nd_dtype)dtype)) ||
+      n > grid_max_keys)
+    return 0;
   /* A cooperative launch in a captured stream is left to CUB's sort, which captures plainly. */
   if (nd__stream_capturing(stream) || !cooperative()) return 0;
   return want_idx ? take_width<true>(dtype, in, out, n, temp, temp_bytes, stream, st)

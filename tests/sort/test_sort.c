@@ -223,7 +223,8 @@ START_TEST(test_sort_one_block) {
   /* One row that one block sorts (sort/sort_block.cu): lengths on each side of its tiles (2048,
    * 4096, 4864, 8192, 12288 and 16384 keys) and of the 2048 keys up to which wide keys stay
    * with CUB, every real dtype, shuffled, specials planted: the native-key sort and partition,
-   * and argsort and argpartition (the one-launch argsort, keys twiddled as they are loaded). */
+   * and argsort and argpartition (the one-launch argsort, keys twiddled as they are loaded).
+   * One row of 4-byte keys past 12288 goes to the grid sort; several rows below keep the tiles. */
   static const int64_t lens[] = {2047, 2049, 4096, 4865, 8192, 8193, 12289, 16384, 16385};
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
@@ -283,12 +284,13 @@ START_TEST(test_sort_one_block) {
 END_TEST
 
 START_TEST(test_sort_grid) {
-  /* One row that one cooperative launch sorts (sort/sort_grid.cu): past the one-block sort's
-   * tiles (16384 keys; 8192 of 8 bytes) up to 2^18 keys, every real dtype (one 8-bit pass for
-   * 1-byte keys, eight for 8-byte ones), shuffled, specials planted: each side of the grid's
-   * tiles of 4096 keys and of its largest grid (2^18 keys; one more goes to CUB's sort), sort,
-   * argsort, partition and argpartition against the host's stable sort. */
-  static const int64_t lens[] = {8193, 16385, 20000, 65543, 131071, 262144, 262145};
+  /* One row that one cooperative launch sorts (sort/sort_grid.cu): from 12289 keys (8193 of 8
+   * bytes, 16385 of 1 or 2: each side of the bound, the shorter row to the one-block sort) up to
+   * 2^19 keys, every real dtype (one 8-bit pass for 1-byte keys, eight for 8-byte ones),
+   * shuffled, specials planted: each side of the grid's tiles of 4096 keys and of its largest
+   * grid (2^19 keys; one more goes to CUB's sort), sort, argsort, partition and argpartition
+   * against the host's stable sort. */
+  static const int64_t lens[] = {8192, 8193, 12288, 12289, 16384, 16385, 20000, 65543, 262145, 524288, 524289};
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
@@ -313,7 +315,7 @@ START_TEST(test_argsort_nan_payloads) {
    * several rows (one block each), rows of 40 (a few threads each), one row of the grid sort
    * and one past it (CUB's pair sort). */
   static const nd_dtype fdt[] = {ND_FLOAT16, ND_FLOAT32, ND_FLOAT64};
-  static const int64_t shapes[][2] = {{1, 300}, {1, 3000}, {30, 300}, {500, 40}, {1, 30000}, {1, 300000}};
+  static const int64_t shapes[][2] = {{1, 300}, {1, 3000}, {30, 300}, {500, 40}, {1, 30000}, {1, 600000}};
   for (size_t d = 0; d < sizeof fdt / sizeof fdt[0]; d++)
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
       nd_ref r = nd_ref_new(fdt[d], 2, shapes[i]);
