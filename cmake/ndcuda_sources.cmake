@@ -49,7 +49,7 @@ list(APPEND NDCUDA_SOURCES
 # sorting and searching
 list(APPEND NDCUDA_SOURCES
   sort/sort.c sort/search.c
-  sort/sort_keys.cu sort/sort_pairs.cu sort/sort_block.cu sort/sort_short.cu sort/sort_util.cu sort/sort_search.cu
+  sort/sort_keys.cu sort/sort_pairs.cu sort/sort_block.cu sort/sort_grid.cu sort/sort_short.cu sort/sort_util.cu sort/sort_search.cu
   sort/sort_complex.cu)
 # jit: run-time compiled user kernels (NVRTC) and the kernel cache
 list(APPEND NDCUDA_SOURCES

@@ -11,6 +11,10 @@
  *   for 8-byte keys): one block per row (sort/sort_block.cu), on native keys for values;
  * - argsort of one row, or of several rows of more than 128 keys, that a tile holds: one block
  *   per row that twiddles the keys as it loads them and carries their positions (one launch);
+ * - one row of 12289 to 2^19 keys (from 8193 keys of 8 bytes, 16385 of 1 or 2) where the device
+ *   holds the whole grid: one cooperative launch that sorts it digit by digit with grid-wide
+ *   barriers (sort/sort_grid.cu), asked before the one-block sort: values through
+ *   nd_k_sort_keys, argsort from here (keys twiddled as they are loaded);
  * - several rows of up to 128 keys: a few threads of a warp per row (sort/sort_short.cu), keys
  *   twiddled as they are loaded, with the elements' bits or their positions riding along;
  * - what those kernels do not take (a row of argsort, or several rows, past their largest
@@ -156,8 +160,15 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
    * keys it twiddles as it loads them. */
   const int by_short = rows > 1 && nd_k_sort_short_fit((int)dt, n, rows);
   const int by_rows = !by_short && !want_idx && rows > 1 && nd_k_sort_rows_fit((int)dt, n, rows);
-  const int by_arg = !by_short && want_idx && nd_k_sort_arg_fit((int)dt, n, rows);
-  const int twiddles = by_short || by_arg; /* the kernel twiddles the keys it loads */
+  /* argsort of one row of the lengths one cooperative launch takes (sort/sort_grid.cu; asked
+   * first, and here for its temporaries' size) */
+  size_t grid_bytes = 0;
+  nd_status grid_st = ND_OK;
+  const int by_grid = want_idx && rows == 1 &&
+                      nd_k_sort_grid((int)dt, NULL, NULL, n, 1, NULL, &grid_bytes, s->cu, &grid_st);
+  if (grid_st != ND_OK) return grid_st;
+  const int by_arg = !by_short && !by_grid && want_idx && nd_k_sort_arg_fit((int)dt, n, rows);
+  const int twiddles = by_short || by_arg || by_grid; /* the kernel twiddles the keys it loads */
 
   if (twiddles || (!want_idx && (rows == 1 || by_rows))) {
     /* Native keys. Float keys are sorted as they are, and the NaNs the native order puts first
@@ -189,7 +200,8 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
       void *temp = NULL;
       const int device_sort = !by_rows && !twiddles; /* CUB's, with temporary storage */
       if (device_sort) st = nd_k_sort_keys((int)dt, NULL, NULL, total, fix, NULL, &bytes, s->cu);
-      if (st == ND_OK && device_sort) st = nd__temp(&t, (int64_t)bytes, &temp);
+      if (by_grid) bytes = grid_bytes;
+      if (st == ND_OK && (device_sort || by_grid)) st = nd__temp(&t, (int64_t)bytes, &temp);
       if (st == ND_OK) st = nd__phase_begin(&sync, &t, 2, reads, 1, &dst);
       if (st == ND_OK) {
         const char *from = (const char *)src->buf->ptr + src->offset;
@@ -202,6 +214,10 @@ static nd_status nd__sort_last(const char *fn, const nd_array *src, nd_array *ds
         }
         if (st == ND_OK && by_short) st = nd_k_sort_short((int)dt, in, sorted, n, rows, want_idx, s->cu);
         else if (st == ND_OK && by_arg) st = nd_k_sort_arg((int)dt, in, (int64_t *)sorted, n, rows, s->cu);
+        else if (st == ND_OK && by_grid) {
+          if (!nd_k_sort_grid((int)dt, in, sorted, n, 1, temp, &bytes, s->cu, &st) && st == ND_OK)
+            st = nd__error(ND_ERR_INTERNAL, "%s: the grid sort refused %lld keys it had taken", fn, (long long)n);
+        }
         else if (st == ND_OK && by_rows) st = nd_k_sort_rows_keys((int)dt, in, sorted, n, rows, fix, s->cu);
         else if (st == ND_OK) st = nd_k_sort_keys((int)dt, in, sorted, total, fix, temp, &bytes, s->cu);
         if (st == ND_OK && !direct) {

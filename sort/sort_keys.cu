@@ -1,5 +1,6 @@
-/* One-row sorts of values with native keys: the one-block sort (sort_block.cu) for rows that
- * fit it, else cub::DeviceRadixSort::SortKeys for each real dtype (bool sorts as uint8). CUB
+/* One-row sorts of values with native keys: the cooperative grid sort (sort_grid.cu) for the
+ * lengths it takes, the one-block sort (sort_block.cu) for shorter rows that fit it, else
+ * cub::DeviceRadixSort::SortKeys for each real dtype (bool sorts as uint8). CUB
  * sorts floats by their bits with -0.0 and +0.0 treated as equal and kept as they were, which
  * is NumPy's stable order once NaN is canonical (the caller runs nd_k_sort_canon first) or once
  * the NaNs with the sign bit set are moved last (nan_last: nd_k_sort_nanfix after CUB's sort).
@@ -30,6 +31,7 @@ extern "C" nd_status nd_k_sort_keys(int dtype, const void *in, void *out, int64_
   }
   nan_last = nan_last && (dtype == ND_FLOAT16 || dtype == ND_FLOAT32 || dtype == ND_FLOAT64);
   nd_status bst = ND_OK;
+  if (nd_k_sort_grid(dtype, in, out, n, 0, temp, temp_bytes, stream, &bst)) return bst;
   if (nd_k_sort_block_keys(dtype, in, out, n, nan_last, temp != NULL, stream, &bst)) {
     if (temp == NULL) *temp_bytes = 0;
     return bst;

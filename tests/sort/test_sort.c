@@ -223,7 +223,8 @@ START_TEST(test_sort_one_block) {
   /* One row that one block sorts (sort/sort_block.cu): lengths on each side of its tiles (2048,
    * 4096, 4864, 8192, 12288 and 16384 keys) and of the 2048 keys up to which wide keys stay
    * with CUB, every real dtype, shuffled, specials planted: the native-key sort and partition,
-   * and argsort and argpartition (the one-launch argsort, keys twiddled as they are loaded). */
+   * and argsort and argpartition (the one-launch argsort, keys twiddled as they are loaded).
+   * One row of 4-byte keys past 12288 goes to the grid sort; several rows below keep the tiles. */
   static const int64_t lens[] = {2047, 2049, 4096, 4865, 8192, 8193, 12289, 16384, 16385};
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
@@ -259,44 +260,62 @@ START_TEST(test_sort_one_block) {
     nd_array_release(a);
     nd_ref_free(&r);
   }
-  /* Views: flattened (a strided input is copied first), along rows (one block per row of 2500)
-   * and along columns (rows of 3: a few threads each). */
+  /* Views: flattened (a strided input is copied first), along rows and along columns. (3, 2500):
+   * one block per row of 2500, a few threads per column of 3. (3, 20001), (20001, 3): flattened,
+   * one row of 60003 (the grid sort); rows of 20001, past the one-launch argsort (16384 keys),
+   * through CUB's pair sort of twiddled keys (composite row and key), whose positions land in
+   * the result straight from the sort as int64 along rows (the long rows of test_sort_paths take
+   * uint32 positions, widened as they are written out) and as uint32 positions along columns,
+   * whose result is written through strides. */
   static const nd_dtype vdt[] = {ND_FLOAT32, ND_FLOAT64, ND_INT16, ND_INT64, ND_UINT8};
   static const nd_ref_layout_kind kinds[] = {ND_REF_OFFSET, ND_REF_TRANSPOSED, ND_REF_NEGATIVE};
-  for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-      nd_ref_layout l;
-      nd_ref_layout_make(kinds[k], vdt[i], 3, 2500, 5 + (int64_t)i, &l);
-      check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
-      check_sort(l.array, &l.ref, 1, l.name);
-      check_sort(l.array, &l.ref, 0, l.name);
-      nd_ref_layout_free(&l);
+  static const int64_t vshapes[][2] = {{3, 2500}, {3, 20001}, {20001, 3}};
+  for (size_t v = 0; v < sizeof vshapes / sizeof vshapes[0]; v++)
+    for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
+      for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        nd_ref_layout l;
+        nd_ref_layout_make(kinds[k], vdt[i], vshapes[v][0], vshapes[v][1], 5 + 4 * (int64_t)v + (int64_t)i, &l);
+        check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
+        check_sort(l.array, &l.ref, 1, l.name);
+        check_sort(l.array, &l.ref, 0, l.name);
+        nd_ref_layout_free(&l);
+      }
+}
+END_TEST
+
+START_TEST(test_sort_grid) {
+  /* One row that one cooperative launch sorts (sort/sort_grid.cu): from 12289 keys (8193 of 8
+   * bytes, 16385 of 1 or 2: each side of the bound, the shorter row to the one-block sort) up to
+   * 2^19 keys, every real dtype (one 8-bit pass for 1-byte keys, eight for 8-byte ones),
+   * shuffled, specials planted: each side of the grid's tiles of 4096 keys and of its largest
+   * grid (2^19 keys; one more goes to CUB's sort), sort, argsort, partition and argpartition
+   * against the host's stable sort. */
+  static const int64_t lens[] = {8192, 8193, 12288, 12289, 16384, 16385, 20000, 65543, 262145, 524288, 524289};
+  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
+    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+      nd_ref r = nd_ref_new((nd_dtype)dt, 1, &lens[i]);
+      nd_ref_fill_pattern(&r, 13 * (int64_t)i + 1);
+      shuffle_ref(&r, (uint64_t)(dt * 100 + 70 + (int)i));
+      plant_specials(&r);
+      nd_array *a = nd_ref_upload(&r);
+      char what[64];
+      snprintf(what, sizeof what, "grid, %lld keys", (long long)lens[i]);
+      check_sort(a, &r, 0, what);
+      nd_array_release(a);
+      nd_ref_free(&r);
     }
-  /* Past the one-launch argsort (16384 keys), CUB's pair sort of twiddled keys, from strided
-   * views: flattened (one row) and along rows of 20001 (composite row and key), whose positions
-   * land in the result straight from the sort as int64 (the long rows of test_sort_paths take
-   * uint32 positions, widened as they are written out), and along columns of 20001, whose
-   * result is written through strides, so uint32 positions whatever the length. */
-  for (size_t i = 0; i < sizeof vdt / sizeof vdt[0]; i++)
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-      nd_ref_layout l;
-      nd_ref_layout_make(kinds[k], vdt[i], 3, 20001, 9 + (int64_t)i, &l);
-      check_sort(l.array, &l.ref, ND_AXIS_NONE, l.name);
-      check_sort(l.array, &l.ref, 1, l.name);
-      nd_ref_layout_free(&l);
-      nd_ref_layout_make(kinds[k], vdt[i], 20001, 3, 19 + (int64_t)i, &l);
-      check_sort(l.array, &l.ref, 0, l.name);
-      nd_ref_layout_free(&l);
-    }
+  }
 }
 END_TEST
 
 START_TEST(test_argsort_nan_payloads) {
   /* NumPy's argsort orders every NaN alike, last, in input order, whatever its sign and payload;
    * the one-launch argsort twiddles them all to one key, the native order would not. One row,
-   * several rows (one block each) and rows of 40 (a few threads each). */
+   * several rows (one block each), rows of 40 (a few threads each), one row of the grid sort
+   * and one past it (CUB's pair sort). */
   static const nd_dtype fdt[] = {ND_FLOAT16, ND_FLOAT32, ND_FLOAT64};
-  static const int64_t shapes[][2] = {{1, 300}, {1, 3000}, {30, 300}, {500, 40}};
+  static const int64_t shapes[][2] = {{1, 300}, {1, 3000}, {30, 300}, {500, 40}, {1, 30000}, {1, 600000}};
   for (size_t d = 0; d < sizeof fdt / sizeof fdt[0]; d++)
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
       nd_ref r = nd_ref_new(fdt[d], 2, shapes[i]);
@@ -1026,6 +1045,7 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_sort_layouts);
   tcase_add_test(t, test_sort_paths);
   tcase_add_test(t, test_sort_one_block);
+  tcase_add_test(t, test_sort_grid);
   tcase_add_test(t, test_sort_short_rows);
   tcase_add_test(t, test_argsort_nan_payloads);
   tcase_add_test(t, test_sort_errors);
