@@ -204,6 +204,28 @@ static void shuffle_ref(nd_ref *r, uint64_t seed) {
 
 /* A (rows, cols) array of dt filled with pattern, shuffled by seed, specials planted: sorted
  * along its rows, and with columns_too along its columns (strided: copied first). */
+/* One row of each length in lens, every real dtype: filled with pattern k * pat_mul + pat_add
+ * for the k-th length, shuffled (seed dtype * 100 + seed_add + k), specials planted, and sort,
+ * argsort, partition and argpartition checked against the host's stable sort. */
+static void check_one_rows(const int64_t *lens, size_t count, int64_t pat_mul, int64_t pat_add, int seed_add,
+                           const char *label) {
+  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
+    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
+    for (size_t i = 0; i < count; i++) {
+      nd_ref r = nd_ref_new((nd_dtype)dt, 1, &lens[i]);
+      nd_ref_fill_pattern(&r, pat_mul * (int64_t)i + pat_add);
+      shuffle_ref(&r, (uint64_t)(dt * 100 + seed_add + (int)i));
+      plant_specials(&r);
+      nd_array *a = nd_ref_upload(&r);
+      char what[64];
+      snprintf(what, sizeof what, "%s, %lld keys", label, (long long)lens[i]);
+      check_sort(a, &r, 0, what);
+      nd_array_release(a);
+      nd_ref_free(&r);
+    }
+  }
+}
+
 static void check_shuffled_rows(nd_dtype dt, const int64_t shape[2], int64_t pattern, uint64_t seed,
                                 int columns_too) {
   nd_ref r = nd_ref_new(dt, 2, shape);
@@ -226,21 +248,7 @@ START_TEST(test_sort_one_block) {
    * and argsort and argpartition (the one-launch argsort, keys twiddled as they are loaded).
    * One row of 4-byte keys past 12288 goes to the grid sort; several rows below keep the tiles. */
   static const int64_t lens[] = {2047, 2049, 4096, 4865, 8192, 8193, 12289, 16384, 16385};
-  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
-    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
-    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
-      nd_ref r = nd_ref_new((nd_dtype)dt, 1, &lens[i]);
-      nd_ref_fill_pattern(&r, 11 * (int64_t)i);
-      shuffle_ref(&r, (uint64_t)(dt * 100 + (int)i));
-      plant_specials(&r);
-      nd_array *a = nd_ref_upload(&r);
-      char what[64];
-      snprintf(what, sizeof what, "one block, %lld keys", (long long)lens[i]);
-      check_sort(a, &r, 0, what);
-      nd_array_release(a);
-      nd_ref_free(&r);
-    }
-  }
+  check_one_rows(lens, sizeof lens / sizeof lens[0], 11, 0, 0, "one block");
   /* Several rows, one block each: each side of the row tiles (256 and 1024 keys) and of the
    * largest tiles, every real dtype, along the last axis and (strided, copied first) the
    * first. */
@@ -291,21 +299,7 @@ START_TEST(test_sort_grid) {
    * grid (2^19 keys; one more goes to CUB's sort), sort, argsort, partition and argpartition
    * against the host's stable sort. */
   static const int64_t lens[] = {8192, 8193, 12288, 12289, 16384, 16385, 20000, 65543, 262145, 524288, 524289};
-  for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
-    if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
-    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
-      nd_ref r = nd_ref_new((nd_dtype)dt, 1, &lens[i]);
-      nd_ref_fill_pattern(&r, 13 * (int64_t)i + 1);
-      shuffle_ref(&r, (uint64_t)(dt * 100 + 70 + (int)i));
-      plant_specials(&r);
-      nd_array *a = nd_ref_upload(&r);
-      char what[64];
-      snprintf(what, sizeof what, "grid, %lld keys", (long long)lens[i]);
-      check_sort(a, &r, 0, what);
-      nd_array_release(a);
-      nd_ref_free(&r);
-    }
-  }
+  check_one_rows(lens, sizeof lens / sizeof lens[0], 13, 1, 70, "grid");
 }
 END_TEST
 
