@@ -303,6 +303,47 @@ START_TEST(test_sort_grid) {
 }
 END_TEST
 
+START_TEST(test_sort_grid_streams) {
+  /* Cooperative grids on four streams at once, nothing synchronised between them: one row of
+   * 2^19 float32 keys (the grid's largest, 128 blocks: about all the device holds, so that no
+   * two fit beside each other) sorted and argsorted on each stream, three rounds. Each grid must
+   * run whole (the driver holds a cooperative grid back until all its blocks fit), never half
+   * resident beside another; every result read back on the legacy stream, which the library
+   * orders after the stream that wrote it, against the host's stable sort. */
+  const int64_t n = 524288;
+  nd_ref r = nd_ref_new(ND_FLOAT32, 1, &n);
+  nd_ref_fill_pattern(&r, 29);
+  shuffle_ref(&r, 2029);
+  plant_specials(&r);
+  nd_array *a = nd_ref_upload(&r);
+  nd_ref wv, wi;
+  ref_sort(&r, 0, &wv, &wi);
+  enum { streams = 4, rounds = 3 };
+  nd_stream *st[streams];
+  nd_array *v[rounds][streams], *ix[rounds][streams];
+  for (int k = 0; k < streams; k++) ND_ASSERT_OK(nd_stream_create(ND_STREAM_NON_BLOCKING, 0, &st[k]));
+  for (int j = 0; j < rounds; j++)
+    for (int k = 0; k < streams; k++) {
+      ND_ASSERT_OK(nd_stream_push(st[k]));
+      ND_ASSERT_OK(nd_sort(a, 0, &v[j][k]));
+      ND_ASSERT_OK(nd_argsort(a, 0, &ix[j][k]));
+      ND_ASSERT_OK(nd_stream_pop());
+    }
+  for (int j = 0; j < rounds; j++)
+    for (int k = 0; k < streams; k++) {
+      nd_ref_expect(v[j][k], &wv, "grid sort, round %d, stream %d", j, k);
+      nd_ref_expect(ix[j][k], &wi, "grid argsort, round %d, stream %d", j, k);
+      nd_array_release(v[j][k]);
+      nd_array_release(ix[j][k]);
+    }
+  for (int k = 0; k < streams; k++) ND_ASSERT_OK(nd_stream_destroy(st[k]));
+  nd_array_release(a);
+  nd_ref_free(&wv);
+  nd_ref_free(&wi);
+  nd_ref_free(&r);
+}
+END_TEST
+
 START_TEST(test_argsort_nan_payloads) {
   /* NumPy's argsort orders every NaN alike, last, in input order, whatever its sign and payload;
    * the one-launch argsort twiddles them all to one key, the native order would not. One row,
@@ -1040,6 +1081,7 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_sort_paths);
   tcase_add_test(t, test_sort_one_block);
   tcase_add_test(t, test_sort_grid);
+  tcase_add_test(t, test_sort_grid_streams);
   tcase_add_test(t, test_sort_short_rows);
   tcase_add_test(t, test_argsort_nan_payloads);
   tcase_add_test(t, test_sort_errors);
