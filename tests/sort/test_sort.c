@@ -11,6 +11,7 @@
  * generated with NumPy 2.4.6 (generator quoted above the table). Exits 77 without a GPU. */
 #include "tests/nd_test.h"
 
+#include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,6 +339,50 @@ START_TEST(test_sort_grid_streams) {
     }
   for (int k = 0; k < streams; k++) ND_ASSERT_OK(nd_stream_destroy(st[k]));
   nd_array_release(a);
+  nd_ref_free(&wv);
+  nd_ref_free(&wi);
+  nd_ref_free(&r);
+}
+END_TEST
+
+START_TEST(test_sort_under_capture) {
+  /* A one-row sort captured into a CUDA graph: the grid sort refuses a capturing stream (its
+   * launch is cooperative) and CUB's sort, which captures plainly, takes the row. 65536 float32
+   * keys (the grid's range outside a capture), specials planted: sort and argsort right once
+   * the graph has run. */
+  const int64_t n = 65536;
+  nd_ref r = nd_ref_new(ND_FLOAT32, 1, &n);
+  nd_ref_fill_pattern(&r, 31);
+  shuffle_ref(&r, 3031);
+  plant_specials(&r);
+  nd_ref wv, wi;
+  ref_sort(&r, 0, &wv, &wi);
+  nd_stream *s;
+  ND_ASSERT_OK(nd_stream_create(ND_STREAM_NON_BLOCKING, 0, &s));
+  ND_ASSERT_OK(nd_stream_push(s));
+  nd_array *a = nd_ref_upload(&r); /* produced on s before the capture */
+  cudaStream_t cs = (cudaStream_t)nd_stream_cuda(s);
+  ck_assert_int_eq(cudaStreamSynchronize(cs), 0);
+  ck_assert_int_eq(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal), 0);
+  nd_array *v = NULL, *ix = NULL;
+  const nd_status sv = nd_sort(a, 0, &v), si = nd_argsort(a, 0, &ix);
+  cudaGraph_t g;
+  ck_assert_int_eq(cudaStreamEndCapture(cs, &g), 0);
+  ND_ASSERT_OK(sv);
+  ND_ASSERT_OK(si);
+  cudaGraphExec_t ge;
+  ck_assert_int_eq(cudaGraphInstantiate(&ge, g, 0), 0);
+  ck_assert_int_eq(cudaGraphLaunch(ge, cs), 0);
+  ck_assert_int_eq(cudaStreamSynchronize(cs), 0);
+  nd_ref_expect(v, &wv, "sort of %lld keys captured in a graph", (long long)n);
+  nd_ref_expect(ix, &wi, "argsort of %lld keys captured in a graph", (long long)n);
+  ND_ASSERT_OK(nd_stream_pop());
+  nd_array_release(v);
+  nd_array_release(ix);
+  nd_array_release(a);
+  ck_assert_int_eq(cudaGraphExecDestroy(ge), 0);
+  ck_assert_int_eq(cudaGraphDestroy(g), 0);
+  ND_ASSERT_OK(nd_stream_destroy(s));
   nd_ref_free(&wv);
   nd_ref_free(&wi);
   nd_ref_free(&r);
@@ -1082,6 +1127,7 @@ static Suite *sort_suite(void) {
   tcase_add_test(t, test_sort_one_block);
   tcase_add_test(t, test_sort_grid);
   tcase_add_test(t, test_sort_grid_streams);
+  tcase_add_test(t, test_sort_under_capture);
   tcase_add_test(t, test_sort_short_rows);
   tcase_add_test(t, test_argsort_nan_payloads);
   tcase_add_test(t, test_sort_errors);
