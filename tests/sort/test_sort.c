@@ -205,6 +205,15 @@ static void shuffle_ref(nd_ref *r, uint64_t seed) {
 
 /* A (rows, cols) array of dt filled with pattern, shuffled by seed, specials planted: sorted
  * along its rows, and with columns_too along its columns (strided: copied first). */
+/* One row of n elements of dt: pattern, shuffled with seed, specials planted. */
+static nd_ref shuffled_row(nd_dtype dt, int64_t n, int64_t pattern, uint64_t seed) {
+  nd_ref r = nd_ref_new(dt, 1, &n);
+  nd_ref_fill_pattern(&r, pattern);
+  shuffle_ref(&r, seed);
+  plant_specials(&r);
+  return r;
+}
+
 /* One row of each length in lens, every real dtype: filled with pattern k * pat_mul + pat_add
  * for the k-th length, shuffled (seed dtype * 100 + seed_add + k), specials planted, and sort,
  * argsort, partition and argpartition checked against the host's stable sort. */
@@ -213,10 +222,8 @@ static void check_one_rows(const int64_t *lens, size_t count, int64_t pat_mul, i
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
     for (size_t i = 0; i < count; i++) {
-      nd_ref r = nd_ref_new((nd_dtype)dt, 1, &lens[i]);
-      nd_ref_fill_pattern(&r, pat_mul * (int64_t)i + pat_add);
-      shuffle_ref(&r, (uint64_t)(dt * 100 + seed_add + (int)i));
-      plant_specials(&r);
+      nd_ref r = shuffled_row((nd_dtype)dt, lens[i], pat_mul * (int64_t)i + pat_add,
+                              (uint64_t)(dt * 100 + seed_add + (int)i));
       nd_array *a = nd_ref_upload(&r);
       char what[64];
       snprintf(what, sizeof what, "%s, %lld keys", label, (long long)lens[i]);
@@ -312,10 +319,7 @@ START_TEST(test_sort_grid_streams) {
    * resident beside another; every result read back on the legacy stream, which the library
    * orders after the stream that wrote it, against the host's stable sort. */
   const int64_t n = 524288;
-  nd_ref r = nd_ref_new(ND_FLOAT32, 1, &n);
-  nd_ref_fill_pattern(&r, 29);
-  shuffle_ref(&r, 2029);
-  plant_specials(&r);
+  nd_ref r = shuffled_row(ND_FLOAT32, n, 29, 2029);
   nd_array *a = nd_ref_upload(&r);
   nd_ref wv, wi;
   ref_sort(&r, 0, &wv, &wi);
@@ -351,10 +355,7 @@ START_TEST(test_sort_under_capture) {
    * keys (the grid's range outside a capture), specials planted: sort and argsort right once
    * the graph has run. */
   const int64_t n = 65536;
-  nd_ref r = nd_ref_new(ND_FLOAT32, 1, &n);
-  nd_ref_fill_pattern(&r, 31);
-  shuffle_ref(&r, 3031);
-  plant_specials(&r);
+  nd_ref r = shuffled_row(ND_FLOAT32, n, 31, 3031);
   nd_ref wv, wi;
   ref_sort(&r, 0, &wv, &wi);
   nd_stream *s;
