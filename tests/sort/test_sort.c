@@ -203,11 +203,9 @@ static void shuffle_ref(nd_ref *r, uint64_t seed) {
   }
 }
 
-/* A (rows, cols) array of dt filled with pattern, shuffled by seed, specials planted: sorted
- * along its rows, and with columns_too along its columns (strided: copied first). */
-/* One row of n elements of dt: pattern, shuffled with seed, specials planted. */
-static nd_ref shuffled_row(nd_dtype dt, int64_t n, int64_t pattern, uint64_t seed) {
-  nd_ref r = nd_ref_new(dt, 1, &n);
+/* An array of dt and shape filled with pattern, shuffled with seed, specials planted. */
+static nd_ref shuffled_ref(nd_dtype dt, int ndim, const int64_t *shape, int64_t pattern, uint64_t seed) {
+  nd_ref r = nd_ref_new(dt, ndim, shape);
   nd_ref_fill_pattern(&r, pattern);
   shuffle_ref(&r, seed);
   plant_specials(&r);
@@ -222,7 +220,7 @@ static void check_one_rows(const int64_t *lens, size_t count, int64_t pat_mul, i
   for (int dt = 0; dt < ND_NUM_DTYPES; dt++) {
     if (nd_dtype_kind((nd_dtype)dt) == 'c') continue;
     for (size_t i = 0; i < count; i++) {
-      nd_ref r = shuffled_row((nd_dtype)dt, lens[i], pat_mul * (int64_t)i + pat_add,
+      nd_ref r = shuffled_ref((nd_dtype)dt, 1, &lens[i], pat_mul * (int64_t)i + pat_add,
                               (uint64_t)(dt * 100 + seed_add + (int)i));
       nd_array *a = nd_ref_upload(&r);
       char what[64];
@@ -234,12 +232,11 @@ static void check_one_rows(const int64_t *lens, size_t count, int64_t pat_mul, i
   }
 }
 
+/* A (rows, cols) array of dt filled with pattern, shuffled by seed, specials planted: sorted
+ * along its rows, and with columns_too along its columns (strided: copied first). */
 static void check_shuffled_rows(nd_dtype dt, const int64_t shape[2], int64_t pattern, uint64_t seed,
                                 int columns_too) {
-  nd_ref r = nd_ref_new(dt, 2, shape);
-  nd_ref_fill_pattern(&r, pattern);
-  shuffle_ref(&r, seed);
-  plant_specials(&r);
+  nd_ref r = shuffled_ref(dt, 2, shape, pattern, seed);
   nd_array *a = nd_ref_upload(&r);
   char what[64];
   snprintf(what, sizeof what, "%lld rows of %lld", (long long)shape[0], (long long)shape[1]);
@@ -267,10 +264,7 @@ START_TEST(test_sort_one_block) {
     for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++)
       check_shuffled_rows((nd_dtype)dt, grids[i], 3 * (int64_t)i, (uint64_t)(dt * 100 + 50 + (int)i), 0);
     const int64_t tall[2] = {1000, 7};
-    nd_ref r = nd_ref_new((nd_dtype)dt, 2, tall);
-    nd_ref_fill_pattern(&r, 4);
-    shuffle_ref(&r, (uint64_t)dt);
-    plant_specials(&r);
+    nd_ref r = shuffled_ref((nd_dtype)dt, 2, tall, 4, (uint64_t)dt);
     nd_array *a = nd_ref_upload(&r);
     check_sort(a, &r, 0, "columns of 1000");
     nd_array_release(a);
@@ -319,7 +313,7 @@ START_TEST(test_sort_grid_streams) {
    * resident beside another; every result read back on the legacy stream, which the library
    * orders after the stream that wrote it, against the host's stable sort. */
   const int64_t n = 524288;
-  nd_ref r = shuffled_row(ND_FLOAT32, n, 29, 2029);
+  nd_ref r = shuffled_ref(ND_FLOAT32, 1, &n, 29, 2029);
   nd_array *a = nd_ref_upload(&r);
   nd_ref wv, wi;
   ref_sort(&r, 0, &wv, &wi);
@@ -355,7 +349,7 @@ START_TEST(test_sort_under_capture) {
    * keys (the grid's range outside a capture), specials planted: sort and argsort right once
    * the graph has run. */
   const int64_t n = 65536;
-  nd_ref r = shuffled_row(ND_FLOAT32, n, 31, 3031);
+  nd_ref r = shuffled_ref(ND_FLOAT32, 1, &n, 31, 3031);
   nd_ref wv, wi;
   ref_sort(&r, 0, &wv, &wi);
   nd_stream *s;
