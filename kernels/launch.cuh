@@ -171,4 +171,31 @@ inline nd_status nd_k_smem_once(size_t bytes, bool prefer_shared) {
   return ND_OK;
 }
 
+/* *per_sm = the blocks of kernel K, `threads` threads and `smem` bytes of dynamic shared memory
+ * each, that one multiprocessor of the current device holds at once: asked once per instance,
+ * device (the first 32; others on every call) and slot (0 <= slot < SLOTS, for an instance
+ * launched with several shared-memory sizes: one slot per size), then cached. Every call for one
+ * slot must pass the same threads and smem. On failure *per_sm = 0 and CUDA's error as a
+ * status (its last error cleared). */
+template <auto K, int SLOTS = 1>
+inline nd_status nd_k_occupancy_once(int threads, size_t smem, int *per_sm, int slot = 0) {
+  static std::atomic<int> known[32][SLOTS];
+  *per_sm = 0;
+  if (slot < 0 || slot >= SLOTS) return nd__error(ND_ERR_INTERNAL, "nd_k_occupancy_once: slot %d of %d", slot, SLOTS);
+  int dev = 0;
+  ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
+  if (dev < 32) {
+    const int k = known[dev][slot].load(std::memory_order_relaxed);
+    if (k > 0) {
+      *per_sm = k;
+      return ND_OK;
+    }
+  }
+  int n = 0;
+  ND_TRY(ND_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, K, threads, smem)));
+  if (dev < 32 && n > 0) known[dev][slot].store(n, std::memory_order_relaxed);
+  *per_sm = n;
+  return ND_OK;
+}
+
 #endif /* ND_LAUNCH_CUH */

@@ -517,24 +517,17 @@ template <typename T, int NM, int RPT, bool DETM>
 nd_status nd_gj_launch(const nd_lk_gj *p, cudaStream_t st, bool one_pass) {
   constexpr int M = 32 / (NM / RPT);
   const size_t smem = nd_gj_smem<T, NM, RPT>(p->n);
-  void (*kern)(nd_lk_gj) = k_gj_small<T, NM, RPT, DETM>;
   /* the opt-in for blocks above 48 KiB (at most the n = NM size) and the largest carveout */
   ND_TRY((nd_k_smem_once<k_gj_small<T, NM, RPT, DETM>>(nd_gj_smem<T, NM, RPT>(NM), true)));
-  int dev = 0;
-  ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
   const int64_t per_block = (int64_t)ND_GJ_WPB * M;
   int64_t want = (p->batch + per_block - 1) / per_block;
   int64_t cap = (int64_t)nd_k_sm_count() * 64;
   if (!one_pass) {
-    /* resident blocks per multiprocessor, cached per instance, device (the first 8) and n */
-    static int occ[8][33];
+    /* resident blocks per multiprocessor, cached per instance, device and n (the shared
+     * memory grows with n) */
     int per_sm = 0;
-    if (dev < 8) per_sm = __atomic_load_n(&occ[dev][p->n], __ATOMIC_RELAXED);
-    if (per_sm < 1) {
-      ND_TRY(ND_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, ND_GJ_WPB * 32, smem)));
-      if (per_sm < 1) per_sm = 1;
-      if (dev < 8) __atomic_store_n(&occ[dev][p->n], per_sm, __ATOMIC_RELAXED);
-    }
+    ND_TRY((nd_k_occupancy_once<k_gj_small<T, NM, RPT, DETM>, NM + 1>(ND_GJ_WPB * 32, smem, &per_sm, p->n)));
+    if (per_sm < 1) per_sm = 1;
     cap = (int64_t)nd_k_sm_count() * per_sm;
   }
   if (want > cap) want = cap;

@@ -343,16 +343,9 @@ template <int MINB, bool SOLVE>
 nd_status nd_gjt_launch(const nd_lk_gj *p, cudaStream_t st) {
   const size_t smem = (size_t)ND_GJT_WPB * nd_gjt_smem::BYTES;
   ND_TRY((nd_k_smem_once<k_gjt<MINB, SOLVE>>(smem, true)));
-  /* blocks per multiprocessor, cached per device (the first 8) */
-  static int occ[8];
-  int dev = 0, per_sm = 0;
-  ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
-  if (dev < 8) per_sm = __atomic_load_n(&occ[dev], __ATOMIC_RELAXED);
-  if (per_sm < 1) {
-    ND_TRY(ND_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_gjt<MINB, SOLVE>, 32 * ND_GJT_WPB, smem)));
-    if (per_sm < 1) per_sm = 1;
-    if (dev < 8) __atomic_store_n(&occ[dev], per_sm, __ATOMIC_RELAXED);
-  }
+  int per_sm = 0;
+  ND_TRY((nd_k_occupancy_once<k_gjt<MINB, SOLVE>>(32 * ND_GJT_WPB, smem, &per_sm)));
+  if (per_sm < 1) per_sm = 1;
   const int resident = nd_k_sm_count() * per_sm * ND_GJT_WPB;
   const int64_t ahead = p->plain ? 0 : resident / ND_GJT_AHEAD;
   nd_k_launch<k_gjt<MINB, SOLVE>>(nd_k_grid_x((p->batch + ND_GJT_WPB - 1) / ND_GJT_WPB), 32 * ND_GJT_WPB, smem, st,

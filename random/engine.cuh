@@ -17,7 +17,6 @@
 #include <curand_kernel.h>
 #include <stdint.h>
 
-#include <atomic>
 #include <type_traits>
 
 #include "kernels/launch.cuh"
@@ -69,23 +68,17 @@ typedef EngCurand<curandStateMRG32k3a> EngMrg;
 
 /* Grid for a kernel over nblocks element blocks. Philox: one thread per block up to as many
  * blocks of ND_K_THREADS as fit on the GPU at once (the kernel's occupancy, asked once per
- * kernel), so that a grid-stride loop runs in a single wave with no half-empty second wave at
+ * kernel and device), so that a grid-stride loop runs in a single wave with no half-empty second wave at
  * its end. Stateful engines: exactly ND_KR_STATES threads. */
 template <class Eng, auto Kernel>
 unsigned nd_kr_grid(int64_t nblocks) {
   if constexpr (!std::is_same<Eng, EngPhilox>::value) {
     return ND_KR_STATES / ND_K_THREADS;
   } else {
-    static std::atomic<int> cached{0};
-    int per_sm = cached.load(std::memory_order_relaxed);
-    if (per_sm == 0) {
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, ND_K_THREADS, 0) != cudaSuccess ||
-          per_sm <= 0) {
-        (void)cudaGetLastError();
-        per_sm = 1;
-      }
-      cached.store(per_sm, std::memory_order_relaxed);
-    }
+    /* a failed query leaves one block per multiprocessor; the launch reports the device's error */
+    int per_sm = 0;
+    (void)nd_k_occupancy_once<Kernel>(ND_K_THREADS, 0, &per_sm);
+    if (per_sm < 1) per_sm = 1;
     const int64_t want = (nblocks + ND_K_THREADS - 1) / ND_K_THREADS;
     const int64_t cap = (int64_t)per_sm * nd_k_sm_count();
     return (unsigned)(want < 1 ? 1 : (want < cap ? want : cap));

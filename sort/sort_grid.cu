@@ -20,7 +20,6 @@
  * as int64. Eight instances (four key widths, values or positions). */
 #include <cooperative_groups.h>
 
-#include <atomic>
 #include <cstdint>
 #include <type_traits>
 
@@ -240,27 +239,6 @@ __global__ void __launch_bounds__(grid_threads) k_sort_grid(grid_args a) {
   }
 }
 
-/* Blocks of instance K_ resident at once on the current device (cached for the first 32
- * devices), 0 when that cannot be learned. */
-template <auto K_>
-int resident_blocks(size_t smem) {
-  static std::atomic<int> known[32];
-  int dev = 0;
-  if (nd__device_id(&dev) != 0) return 0;
-  if (dev < 32) {
-    const int k = known[dev].load(std::memory_order_relaxed);
-    if (k > 0) return k;
-  }
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, K_, grid_threads, smem) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  const int r = per_sm * nd__device_sm_count();
-  if (dev < 32 && r > 0) known[dev].store(r, std::memory_order_relaxed);
-  return r;
-}
-
 size_t align256(size_t b) { return (b + 255) / 256 * 256; }
 
 /* The temporaries: two key buffers (the first alone with two passes, none with one), two
@@ -288,11 +266,15 @@ int take(int dtype, const void *in, void *out, int64_t n, void *temp, size_t *te
   constexpr auto K_ = k_sort_grid<K, ARG>;
   constexpr size_t smem = grid_smem<K, ARG>;
   const nd__device_props *p = nd__device_props_current();
-  if (p == NULL || smem > (size_t)p->smem_per_block_optin) return 0;
+  if (p == NULL || !p->cooperative_launch || smem > (size_t)p->smem_per_block_optin) return 0;
   const int blocks = (int)((n + grid_tile - 1) / grid_tile);
   *st = nd_k_smem_once<K_>(smem, false);
   if (*st != ND_OK) return 1;
-  if (resident_blocks<K_>(smem) < blocks) return 0;
+  /* the whole grid resident at once (blocks per multiprocessor of this device, asked once) */
+  int per_sm = 0;
+  *st = nd_k_occupancy_once<K_>(grid_threads, smem, &per_sm);
+  if (*st != ND_OK) return 1;
+  if ((int64_t)per_sm * p->sm_count < blocks) return 0;
   size_t off[5];
   const size_t bytes = temp_layout((int)sizeof(K), ARG, n, blocks, off);
   if (temp == NULL) {
@@ -328,24 +310,6 @@ int take_width(int dtype, const void *in, void *out, int64_t n, void *temp, size
   }
 }
 
-/* Whether the device launches cooperative grids (read once per device, the first 32). */
-bool cooperative(void) {
-  static std::atomic<int> known[32]; /* 0 unknown, 1 yes, 2 no */
-  int dev = 0;
-  if (nd__device_id(&dev) != 0) return false;
-  if (dev < 32) {
-    const int k = known[dev].load(std::memory_order_relaxed);
-    if (k != 0) return k == 1;
-  }
-  int v = 0;
-  if (cudaDeviceGetAttribute(&v, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  if (dev < 32) known[dev].store(v ? 1 : 2, std::memory_order_relaxed);
-  return v != 0;
-}
-
 }  // namespace
 
 extern "C" int nd_k_sort_grid(int dtype, const void *in, void *out, int64_t n, int want_idx, void *temp,
@@ -355,7 +319,7 @@ extern "C" int nd_k_sort_grid(int dtype, const void *in, void *out, int64_t n, i
       n > grid_max_keys)
     return 0;
   /* A cooperative launch in a captured stream is left to CUB's sort, which captures plainly. */
-  if (nd__stream_capturing(stream) || !cooperative()) return 0;
+  if (nd__stream_capturing(stream)) return 0;
   return want_idx ? take_width<true>(dtype, in, out, n, temp, temp_bytes, stream, st)
                   : take_width<false>(dtype, in, out, n, temp, temp_bytes, stream, st);
 }

@@ -258,6 +258,7 @@ static int nd__props_read(int d, nd__device_props *p) {
       {cudaDevAttrMaxSharedMemoryPerMultiprocessor, offsetof(nd__device_props, smem_per_sm)},
       {cudaDevAttrMaxRegistersPerMultiprocessor, offsetof(nd__device_props, regs_per_sm)},
       {cudaDevAttrMaxThreadsPerMultiProcessor, offsetof(nd__device_props, max_threads_per_sm)},
+      {cudaDevAttrCooperativeLaunch, offsetof(nd__device_props, cooperative_launch)},
   };
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     int v = 0;

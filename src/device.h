@@ -59,6 +59,7 @@ typedef struct nd__device_props {
   int smem_per_sm;          /* shared memory of one multiprocessor */
   int regs_per_sm;          /* 32-bit registers of one multiprocessor */
   int max_threads_per_sm;
+  int cooperative_launch;   /* whether grids may be launched cooperatively (grid-wide barriers) */
 } nd__device_props;
 
 /* Device d's properties (read on the first call for d, then cached), or NULL when they cannot
