@@ -181,7 +181,8 @@ template <auto K, int SLOTS = 1>
 inline nd_status nd_k_occupancy_once(int threads, size_t smem, int *per_sm, int slot = 0) {
   static std::atomic<int> known[32][SLOTS];
   *per_sm = 0;
-  if (slot < 0 || slot >= SLOTS) return nd__error(ND_ERR_INTERNAL, "nd_k_occupancy_once: slot %d of %d", slot, SLOTS);
+  if (slot < 0 || slot >= SLOTS)
+    return nd__error(ND_ERR_INTERNAL, "nd_k_occupancy_once: slot %d of %d", slot, SLOTS);
   int dev = 0;
   ND_TRY(ND_CUDA((cudaError_t)nd__device_id(&dev)));
   if (dev < 32) {

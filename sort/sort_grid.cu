@@ -1,8 +1,8 @@
 /* One row sorted by one cooperative launch: for rows from grid_min_keys (where the one-block
- * sort of sort_block.cu falls behind) up to grid_max_keys, where cub::DeviceRadixSort runs a histogram kernel, a scan kernel and a
- * memset and a onesweep kernel per 8-bit digit, whose launches and look-back chains, not the
- * bytes, set its time (about 55-65 us from 2^15 to 2^18 float32 keys on the H100 and the H200,
- * ndcuda, CuPy and PyTorch alike; bench/RESULTS.md).
+ * sort of sort_block.cu falls behind) up to grid_max_keys, where cub::DeviceRadixSort runs a
+ * histogram kernel, a scan kernel and a memset and a onesweep kernel per 8-bit digit, whose
+ * launches and look-back chains, not the bytes, set its time (about 55-65 us from 2^15 to 2^18
+ * float32 keys on the H100 and the H200, ndcuda, CuPy and PyTorch alike; bench/RESULTS.md).
  *
  * The row is cut into tiles of T x I keys, one block each, all resident at once. Each 8-bit digit
  * is one pass: every block loads its tile (warp-striped), ranks it with cub::BlockRadixRankMatch
@@ -46,10 +46,11 @@ constexpr int grid_tile = grid_threads * grid_items;
 constexpr int grid_max_blocks = 128;
 constexpr int64_t grid_max_keys = (int64_t)grid_max_blocks * grid_tile;
 /* The grid is asked before the one-block sort (sort_block.cu), from the length where it is the
- * faster of the two (bench/RESULTS.md): past 8192 keys of 8 bytes (the one-block sort's last
- * tile), past 12288 of 4 bytes (its 512 x 32 tile loses there: 42 against 35 us for float32
- * values, 59 against 39 for argsort), past 16384 keys of 1 or 2 bytes (its last tile). */
-constexpr int64_t grid_min_keys(size_t width) { return width == 8 ? 8193 : width == 4 ? 12289 : 16385; }
+ * faster of the two (bench/RESULTS.md): past 8192 keys, where the one-block sort moves to its
+ * 512 x 24 and 512 x 32 tiles (8-byte keys: to CUB's sort), except for values of 4 bytes, whose
+ * 512 x 24 tile keeps them to 12288 keys (1-2 us ahead of the grid there; past it the 512 x 32
+ * tile loses: 37 against 29 us for 16384 float32 values on the H100). */
+constexpr int64_t grid_min_keys(size_t width, bool arg) { return width == 4 && !arg ? 12289 : 8193; }
 constexpr int radix_bits = 8, digits = 1 << radix_bits;
 
 template <class K>
@@ -312,11 +313,11 @@ int take_width(int dtype, const void *in, void *out, int64_t n, void *temp, size
 
 }  // namespace
 
-extern "C" int nd_k_sort_grid(int dtype, const void *in, void *out, int64_t n, int want_idx, void *temp,
-                              size_t *temp_bytes, void *stream, nd_status *st) {
+extern "C" int nd_k_sort_grid(int dtype, const void *in, void *out, int64_t n, int want_idx,
+                              void *temp, size_t *temp_bytes, void *stream, nd_status *st) {
   *st = ND_OK;
-  if (nd_dtype_kind((nd_dtype)dtype) == 'c' || n < grid_min_keys(nd_dtype_itemsize((nd_dtype)dtype)) ||
-      n > grid_max_keys)
+  const size_t width = nd_dtype_itemsize((nd_dtype)dtype);
+  if (nd_dtype_kind((nd_dtype)dtype) == 'c' || n < grid_min_keys(width, want_idx != 0) || n > grid_max_keys)
     return 0;
   /* A cooperative launch in a captured stream is left to CUB's sort, which captures plainly. */
   if (nd__stream_capturing(stream)) return 0;

@@ -294,8 +294,8 @@ START_TEST(test_sort_one_block) {
 END_TEST
 
 START_TEST(test_sort_grid) {
-  /* One row that one cooperative launch sorts (sort/sort_grid.cu): from 12289 keys (8193 of 8
-   * bytes, 16385 of 1 or 2: each side of the bound, the shorter row to the one-block sort) up to
+  /* One row that one cooperative launch sorts (sort/sort_grid.cu): from 8193 keys (12289
+   * for values of 4 bytes: each side of the bound, the shorter row to the one-block sort) up to
    * 2^19 keys, every real dtype (one 8-bit pass for 1-byte keys, eight for 8-byte ones),
    * shuffled, specials planted: each side of the grid's tiles of 4096 keys and of its largest
    * grid (2^19 keys; one more goes to CUB's sort), sort, argsort, partition and argpartition
