@@ -10,7 +10,7 @@
 // (tools/gpu-run --build-only):
 //   nvcc -O3 -arch=sm_90 -std=c++17 -I include -I . -o /tmp/grid_probe tools/grid_probe.cu \
 //     -L build-gpu -lndcuda -Xlinker -rpath=$PWD/build-gpu && /tmp/grid_probe
-// Figures: bench/RESULTS.md, "Sorting one row by one cooperative launch".
+// Figures: bench/RESULTS.md, "the grid sort's lower bounds".
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_fp16.h>
 
