@@ -68,8 +68,8 @@ typedef EngCurand<curandStateMRG32k3a> EngMrg;
 
 /* Grid for a kernel over nblocks element blocks. Philox: one thread per block up to as many
  * blocks of ND_K_THREADS as fit on the GPU at once (the kernel's occupancy, asked once per
- * kernel and device), so that a grid-stride loop runs in a single wave with no half-empty second wave at
- * its end. Stateful engines: exactly ND_KR_STATES threads. */
+ * kernel and device), so that a grid-stride loop runs in a single wave with no half-empty
+ * second wave at its end. Stateful engines: exactly ND_KR_STATES threads. */
 template <class Eng, auto Kernel>
 unsigned nd_kr_grid(int64_t nblocks) {
   if constexpr (!std::is_same<Eng, EngPhilox>::value) {

@@ -27,8 +27,22 @@
 #include "ndcuda/status.h"
 #include "ndcuda/stream.h"
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
-#define NK(x) do { nd_status s_ = (x); if (s_ != ND_OK) { printf("ndcuda %d at %d: %s\n", (int)s_, __LINE__, nd_last_error()); exit(1); } } while (0)
+#define CK(x)                                                           \
+  do {                                                                  \
+    cudaError_t e_ = (x);                                               \
+    if (e_ != cudaSuccess) {                                            \
+      printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__);      \
+      exit(1);                                                          \
+    }                                                                   \
+  } while (0)
+#define NK(x)                                                           \
+  do {                                                                  \
+    nd_status s_ = (x);                                                 \
+    if (s_ != ND_OK) {                                                  \
+      printf("ndcuda %d at %d: %s\n", (int)s_, __LINE__, nd_last_error()); \
+      exit(1);                                                          \
+    }                                                                   \
+  } while (0)
 
 static cudaStream_t cs;
 static cudaEvent_t ev0, ev1;
