@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
   const char *dts = argc > 1 ? argv[1] : nullptr;
   std::vector<int64_t> given;
   for (int i = 2; i < argc; i++) given.push_back(atoll(argv[i]));
-  std::vector<int64_t> w4 = {8192, 12288, 12289, 16384, 16385, 32768, 65536, 131072, 262144, 524288, 524289, 1048576};
+  std::vector<int64_t> w4 = {8192, 8193, 12288, 12289, 16384, 16385, 65536, 262144, 524288, 524289, 1048576};
   std::vector<int64_t> w8 = {8192, 8193, 12288, 16384, 16385, 65536, 262144, 524288, 524289, 1048576};
   std::vector<int64_t> w12 = {8192, 8193, 12288, 16384, 16385, 32768, 65536, 262144, 524288, 524289};
   if (!given.empty()) w4 = w8 = w12 = given;
