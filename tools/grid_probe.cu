@@ -2,12 +2,12 @@
 // device at hand, through the public API only: nd_sort and nd_argsort of one row against
 // cub::DeviceRadixSort (SortKeys; SortPairs with uint32 positions) on the same keys, for
 // float32, float64, int16, float16 and uint8 rows on each side of the library's bounds (the
-// one-block sort up to 12288 keys of 4 bytes, 8192 of 8, 16384 of 1 or 2; the cooperative grid
-// from there to 2^19 keys; CUB's device sort past it). Each line: us per call (median of 7
-// rounds of 20 calls between events on a non-blocking stream), and whether ndcuda's result
-// equals CUB's (values bit for bit; positions, both sorts being stable). Arguments: a comma list
-// of the dtypes, then the lengths (main's comment). On a GPU, after a build in build-gpu
-// (tools/gpu-run --build-only):
+// one-block sort up to 8192 keys, 12288 for values of 4 bytes; the cooperative grid from there
+// to 2^19 keys; CUB's device sort past it). Each line: us per call (median of 7 rounds of 20
+// calls between events on a non-blocking stream), and whether ndcuda's result equals CUB's
+// (values bit for bit; positions, both sorts being stable). Arguments (optional): a comma list
+// of the dtypes, then the lengths. On a GPU, after a build in build-gpu (tools/gpu-run
+// --build-only):
 //   nvcc -O3 -arch=sm_90 -std=c++17 -I include -I . -o /tmp/grid_probe tools/grid_probe.cu \
 //     -L build-gpu -lndcuda -Xlinker -rpath=$PWD/build-gpu && /tmp/grid_probe
 // Figures: bench/RESULTS.md, "the grid sort's lower bounds".
