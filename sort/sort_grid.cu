@@ -21,7 +21,6 @@
 #include <cooperative_groups.h>
 
 #include <cstdint>
-#include <type_traits>
 
 #include <cub/block/block_radix_rank.cuh>
 #include <cub/block/block_scan.cuh>

@@ -251,7 +251,8 @@ START_TEST(test_sort_one_block) {
    * 4096, 4864, 8192, 12288 and 16384 keys) and of the 2048 keys up to which wide keys stay
    * with CUB, every real dtype, shuffled, specials planted: the native-key sort and partition,
    * and argsort and argpartition (the one-launch argsort, keys twiddled as they are loaded).
-   * One row of 4-byte keys past 12288 goes to the grid sort; several rows below keep the tiles. */
+   * One row past 8192 keys (12288 for values of 4 bytes) goes to the grid sort; the several
+   * rows below keep the tiles. */
   static const int64_t lens[] = {2047, 2049, 4096, 4865, 8192, 8193, 12289, 16384, 16385};
   check_one_rows(lens, sizeof lens / sizeof lens[0], 11, 0, 0, "one block");
   /* Several rows, one block each: each side of the row tiles (256 and 1024 keys) and of the
