@@ -11,7 +11,8 @@
  *   for 8-byte keys): one block per row (sort/sort_block.cu), on native keys for values;
  * - argsort of one row, or of several rows of more than 128 keys, that a tile holds: one block
  *   per row that twiddles the keys as it loads them and carries their positions (one launch);
- * - one row of 8193 to 2^19 keys (from 12289 for values of 4 bytes) where the device
+ * - one row of 8193 to 2^19 keys (from 12289 for values of 4 bytes, from 3072 for argsort of
+ *   1-byte keys) where the device
  *   holds the whole grid: one cooperative launch that sorts it digit by digit with grid-wide
  *   barriers (sort/sort_grid.cu), asked before the one-block sort: values through
  *   nd_k_sort_keys, argsort from here (keys twiddled as they are loaded);

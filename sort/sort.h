@@ -59,7 +59,8 @@ int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t
                           nd_status *st);
 
 /* One row of n keys sorted by one cooperative launch (sort_grid.cu), for rows from where the
- * one-block sort falls behind (8193 keys; 12289 for values of 4 bytes) up to its own
+ * one-block sort falls behind (8193 keys; 12289 for values of 4 bytes, 3072 for argsort of 1-byte
+ * keys) up to its own
  * largest grid (2^19 keys) where the device keeps the whole grid resident (asked first for one
  * row): values of a real dtype in NumPy's order with every NaN last (as nd_k_sort_keys with
  * nan_last), or, with want_idx, argsort (int64 positions; every NaN alike, in input order) of

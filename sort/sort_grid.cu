@@ -48,8 +48,12 @@ constexpr int64_t grid_max_keys = (int64_t)grid_max_blocks * grid_tile;
  * faster of the two (bench/RESULTS.md): past 8192 keys, where the one-block sort moves to its
  * 512 x 24 and 512 x 32 tiles (8-byte keys: to CUB's sort), except for values of 4 bytes, whose
  * 512 x 24 tile keeps them to 12288 keys (1-2 us ahead of the grid there; past it the 512 x 32
- * tile loses: 37 against 29 us for 16384 float32 values on the H100). */
-constexpr int64_t grid_min_keys(size_t width, bool arg) { return width == 4 && !arg ? 12289 : 8193; }
+ * tile loses: 37 against 29 us for 16384 float32 values on the H100), and for argsort of 1-byte
+ * keys, which the grid sorts in one 8-bit pass where the one-block sort's tiles past 2048 keys
+ * take two of 6 or 4 bits: from 3072 keys (0.6-1.8 us ahead there on the H100 and the H200). */
+constexpr int64_t grid_min_keys(size_t width, bool arg) {
+  return width == 4 && !arg ? 12289 : width == 1 && arg ? 3072 : 8193;
+}
 constexpr int radix_bits = 8, digits = 1 << radix_bits;
 
 template <class K>
