@@ -12,10 +12,9 @@
  * - argsort of one row, or of several rows of more than 128 keys, that a tile holds: one block
  *   per row that twiddles the keys as it loads them and carries their positions (one launch);
  * - one row of 8193 to 2^19 keys (from 12289 for values of 4 bytes, from 3072 for argsort of
- *   1-byte keys) where the device
- *   holds the whole grid: one cooperative launch that sorts it digit by digit with grid-wide
- *   barriers (sort/sort_grid.cu), asked before the one-block sort: values through
- *   nd_k_sort_keys, argsort from here (keys twiddled as they are loaded);
+ *   1-byte keys) where the device holds the whole grid: one cooperative launch that sorts it
+ *   digit by digit with grid-wide barriers (sort/sort_grid.cu), asked before the one-block
+ *   sort: values through nd_k_sort_keys, argsort from here (keys twiddled as they are loaded);
  * - several rows of up to 128 keys: a few threads of a warp per row (sort/sort_short.cu), keys
  *   twiddled as they are loaded, with the elements' bits or their positions riding along;
  * - what those kernels do not take (a row of argsort, or several rows, past their largest

@@ -59,15 +59,14 @@ int nd_k_sort_block_pairs(int kbytes, const void *kin, void *kout, const int64_t
                           nd_status *st);
 
 /* One row of n keys sorted by one cooperative launch (sort_grid.cu), for rows from where the
- * one-block sort falls behind (8193 keys; 12289 for values of 4 bytes, 3072 for argsort of 1-byte
- * keys) up to its own
- * largest grid (2^19 keys) where the device keeps the whole grid resident (asked first for one
- * row): values of a real dtype in NumPy's order with every NaN last (as nd_k_sort_keys with
- * nan_last), or, with want_idx, argsort (int64 positions; every NaN alike, in input order) of
- * in's elements read as they are (contiguous). Two-phase like CUB's sorts (temp NULL: only
- * *temp_bytes is set). True when it takes the row (launched when temp is not NULL, its status in
- * *st), else 0 (as in a captured stream, where CUB's sort is left to it). in and out must not
- * overlap. */
+ * one-block sort falls behind (8193 keys; 12289 for values of 4 bytes, 3072 for argsort of
+ * 1-byte keys) up to its own largest grid (2^19 keys) where the device keeps the whole grid
+ * resident (asked first for one row): values of a real dtype in NumPy's order with every NaN
+ * last (as nd_k_sort_keys with nan_last), or, with want_idx, argsort (int64 positions; every NaN
+ * alike, in input order) of in's elements read as they are (contiguous). Two-phase like CUB's
+ * sorts (temp NULL: only *temp_bytes is set). True when it takes the row (launched when temp is
+ * not NULL, its status in *st), else 0 (as in a captured stream, where CUB's sort is left to
+ * it). in and out must not overlap. */
 int nd_k_sort_grid(int dtype, const void *in, void *out, int64_t n, int want_idx, void *temp,
                    size_t *temp_bytes, void *stream, nd_status *st);
 

@@ -251,8 +251,8 @@ START_TEST(test_sort_one_block) {
    * 4096, 4864, 8192, 12288 and 16384 keys) and of the 2048 keys up to which wide keys stay
    * with CUB, every real dtype, shuffled, specials planted: the native-key sort and partition,
    * and argsort and argpartition (the one-launch argsort, keys twiddled as they are loaded).
-   * One row past 8192 keys (12288 for values of 4 bytes; from 3072 for argsort of 1-byte keys)
-   * goes to the grid sort; the several rows below keep the tiles. */
+   * One row past 8192 keys (past 12288 for values of 4 bytes, from 3072 keys for argsort of
+   * 1-byte keys) goes to the grid sort; the several rows below keep the tiles. */
   static const int64_t lens[] = {2047, 2049, 4096, 4865, 8192, 8193, 12289, 16384, 16385};
   check_one_rows(lens, sizeof lens / sizeof lens[0], 11, 0, 0, "one block");
   /* Several rows, one block each: each side of the row tiles (256 and 1024 keys) and of the
@@ -297,11 +297,10 @@ END_TEST
 START_TEST(test_sort_grid) {
   /* One row that one cooperative launch sorts (sort/sort_grid.cu): from 8193 keys (12289
    * for values of 4 bytes, 3072 for argsort of 1-byte keys: each side of each bound, the shorter
-   * row to the one-block sort) up to
-   * 2^19 keys, every real dtype (one 8-bit pass for 1-byte keys, eight for 8-byte ones),
-   * shuffled, specials planted: each side of the grid's tiles of 4096 keys and of its largest
-   * grid (2^19 keys; one more goes to CUB's sort), sort, argsort, partition and argpartition
-   * against the host's stable sort. */
+   * row to the one-block sort) up to 2^19 keys, every real dtype (one 8-bit pass for 1-byte
+   * keys, eight for 8-byte ones), shuffled, specials planted: each side of the grid's tiles of
+   * 4096 keys and of its largest grid (2^19 keys; one more goes to CUB's sort), sort, argsort,
+   * partition and argpartition against the host's stable sort. */
   static const int64_t lens[] = {3071, 3072, 8192, 8193, 12288, 12289, 16384, 16385, 20000, 65543, 262145, 524288, 524289};
   check_one_rows(lens, sizeof lens / sizeof lens[0], 13, 1, 70, "grid");
 }
